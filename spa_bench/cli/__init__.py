@@ -1,0 +1,74 @@
+"""The `spa-bench` command line: a thin layer that parses options and calls the library.
+
+Each command group lives in its own module and is mounted here. Library errors (SpaBenchError) are
+printed as one red line with exit code 1 (2 for usage errors); `--debug` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from spa_bench import __version__
+from spa_bench.cli import phone as phone_cli
+from spa_bench.cli import results as results_cli
+from spa_bench.cli import tasks as tasks_cli
+from spa_bench.cli.common import console_err, state
+from spa_bench.errors import ConfigError, SpaBenchError
+
+app = typer.Typer(
+    name="spa-bench",
+    help="Benchmark smartphone GUI agents on Android devices (or the built-in virtual phone).",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(tasks_cli.app, name="tasks")
+app.add_typer(results_cli.app, name="results")
+app.add_typer(phone_cli.app, name="phone")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"spa-bench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the version and exit."),
+    debug: bool = typer.Option(False, "--debug", help="Show full tracebacks on errors."),
+) -> None:
+    state.debug = debug
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app(standalone_mode=False)
+    except SpaBenchError as exc:
+        if state.debug:
+            raise
+        console_err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(2 if isinstance(exc, ConfigError) else 1)
+    except KeyboardInterrupt:
+        console_err.print("[yellow]interrupted[/]")
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        console_err.print("[yellow]aborted[/]")
+        sys.exit(130)
+    except Exception as exc:  # click usage errors and friends
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if state.debug:
+            raise
+        console_err.print(f"[bold red]internal error:[/] {exc!r} (run with --debug for the traceback)",
+                          highlight=False, soft_wrap=True)
+        sys.exit(1)

@@ -1,0 +1,79 @@
+"""Every exception spa-bench raises, in one tree.
+
+    SpaBenchError                 base of everything below; the CLI prints its message in one line
+    ├── ConfigError               bad command-line option or configuration value
+    ├── RegistryError             unknown or unloadable plug-in (agent, evaluator, validator)
+    ├── TaskError                 task data problems
+    │   └── TaskValidationError   a task file is invalid (names file, task id and field)
+    ├── ImportFormatError         a foreign task file (SPA-Bench CSV/JSON) cannot be converted
+    ├── ResultsError              a results folder is missing, unreadable or of an unknown schema version
+    ├── PhoneError                the virtual phone cannot start or was given a bad argument
+    └── DeviceError               talking to a device over ADB failed
+        ├── DeviceOffline         the device is gone (not listed, connection refused or reset)
+        ├── DeviceTimeout         a device operation took longer than its limit
+        └── DeviceCommandFailed   a command ran but reported failure (exit code, error text)
+
+Failures raise; nothing returns an error value. DeviceError and its subclasses mark infrastructure
+failures: the scheduler retries such an episode on another device, whereas agent failures are recorded
+as the agent's.
+"""
+
+from __future__ import annotations
+
+
+class SpaBenchError(Exception):
+    """Base class of all spa-bench errors."""
+
+
+class ConfigError(SpaBenchError):
+    """A command-line option or configuration value is invalid."""
+
+
+class RegistryError(SpaBenchError):
+    """A plug-in name or reference cannot be resolved."""
+
+
+class TaskError(SpaBenchError):
+    """A problem with task data."""
+
+
+class TaskValidationError(TaskError):
+    """A task file is invalid. `problems` holds one line per problem, each naming file, task and field."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        head = problems[0] if problems else "invalid task"
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        super().__init__(head + more)
+
+
+class ImportFormatError(SpaBenchError):
+    """A foreign task file cannot be converted."""
+
+
+class ResultsError(SpaBenchError):
+    """A results folder or log cannot be read."""
+
+
+class PhoneError(SpaBenchError):
+    """The virtual phone cannot start or was misused."""
+
+
+class DeviceError(SpaBenchError):
+    """Talking to a device failed. `serial` names the device."""
+
+    def __init__(self, message: str, serial: str | None = None) -> None:
+        self.serial = serial
+        super().__init__(f"{serial}: {message}" if serial else message)
+
+
+class DeviceOffline(DeviceError):
+    """The device is not reachable."""
+
+
+class DeviceTimeout(DeviceError):
+    """A device operation exceeded its time limit."""
+
+
+class DeviceCommandFailed(DeviceError):
+    """A command ran on the device and reported failure."""

@@ -1,0 +1,197 @@
+"""The contract between the virtual phone's layers.
+
+The OS (`spa_bench.phone.system`) implements `PhoneSystem`; the shell, the ADB services, uiautomator2's
+RPC server and the console only talk to the phone through it. All methods are thread-safe: ADB streams
+run concurrently, and the system serialises state changes with its own lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+from PIL import Image
+
+from spa_bench.phone.vfs import VirtualFS
+
+Locale = Literal["en", "zh"]
+
+
+@dataclass(frozen=True)
+class PhoneConfig:
+    """What a phone is started with. The console listens on `port - 1` (5555 -> emulator-5554)."""
+
+    port: int = 5555
+    locale: Locale = "en"
+    width: int = 1080
+    height: int = 2400
+    density: int = 420
+    data_dir: Path = field(default_factory=lambda: Path("phone-data"))
+    model: str = "SPA Virtual Phone"
+    product: str = "spa_vphone"
+    device: str = "vphone"
+    manufacturer: str = "spa-bench"
+    android_release: str = "14"
+    sdk: int = 34
+    host: str = "127.0.0.1"
+
+    @property
+    def console_port(self) -> int:
+        return self.port - 1
+
+    @property
+    def serial(self) -> str:
+        """The serial adb shows after `adb connect`."""
+        return f"{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class PackageInfo:
+    """An installed app as `pm` and the launcher see it."""
+
+    name: str  # e.g. "com.android.settings"
+    label_en: str
+    label_zh: str
+    launcher_activity: str | None  # fully qualified class name, None for non-launchable packages
+    apk_path: str  # e.g. "/system/priv-app/Settings/Settings.apk"
+    system: bool = True
+
+    def label(self, locale: Locale) -> str:
+        return self.label_zh if locale == "zh" else self.label_en
+
+
+@dataclass(frozen=True)
+class ProviderRow:
+    """One row of a content provider answer, columns in a stable order."""
+
+    values: dict[str, str | int | float | bytes | None]
+
+
+class ProviderError(Exception):
+    """A content provider call failed; the message is what `content` prints (e.g. unknown URI)."""
+
+
+class PhoneSystem(Protocol):
+    """The phone's OS as the other layers see it."""
+
+    config: PhoneConfig
+    fs: VirtualFS
+    lock: threading.RLock
+
+    # -- screen ---------------------------------------------------------------------------------------
+    def screen_size(self) -> tuple[int, int]:
+        """(width, height) in pixels, portrait."""
+        ...
+
+    def screenshot(self) -> Image.Image:
+        """The current frame, RGB, screen-sized."""
+        ...
+
+    def screenshot_png(self) -> bytes:
+        """The current frame as PNG bytes; cached until the screen changes."""
+        ...
+
+    def dump_hierarchy(self, compressed: bool = False) -> str:
+        """uiautomator XML of the current screen (AOSP attribute order)."""
+        ...
+
+    def keyboard_shown(self) -> bool:
+        ...
+
+    # -- input ----------------------------------------------------------------------------------------
+    def tap(self, x: int, y: int) -> None:
+        ...
+
+    def long_press(self, x: int, y: int, duration_ms: int = 1000) -> None:
+        ...
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """A swipe that does not move (|dx|,|dy| small) and lasts >= 500 ms is a long press."""
+        ...
+
+    def press_key(self, keycode: int) -> None:
+        """Android KeyEvent code (3 HOME, 4 BACK, 66 ENTER, 67 DEL, 187 APP_SWITCH, ...)."""
+        ...
+
+    def input_text(self, text: str) -> None:
+        """Type text (any script) into the focused field; ignored when nothing has focus."""
+        ...
+
+    def get_clipboard(self) -> str:
+        ...
+
+    def set_clipboard(self, text: str) -> None:
+        ...
+
+    # -- activity manager -----------------------------------------------------------------------------
+    def start_activity(self, package: str, activity: str | None = None,
+                       extras: dict[str, str] | None = None) -> str:
+        """Bring up `package/activity` (its launcher activity when None). Returns the resolved
+        `package/activity` component. Raises KeyError for an unknown package or activity."""
+        ...
+
+    def force_stop(self, package: str) -> None:
+        ...
+
+    def current_focus(self) -> tuple[str, str]:
+        """(package, fully qualified activity) of the window in front (the launcher on the home screen)."""
+        ...
+
+    def broadcast(self, action: str, extras: dict[str, str]) -> tuple[int, str]:
+        """Deliver a broadcast (e.g. ADBKeyboard's ADB_INPUT_TEXT / ADB_INPUT_B64). Returns
+        (result code, result data) as `am broadcast` prints them."""
+        ...
+
+    # -- package manager ------------------------------------------------------------------------------
+    def packages(self) -> list[PackageInfo]:
+        ...
+
+    def clear_package(self, package: str) -> None:
+        """`pm clear`: delete the app's data (databases, prefs) and stop it. KeyError if unknown."""
+        ...
+
+    # -- settings and properties ----------------------------------------------------------------------
+    def settings_get(self, namespace: str, key: str) -> str | None:
+        """namespace: system | secure | global. None when unset (printed as `null`)."""
+        ...
+
+    def settings_put(self, namespace: str, key: str, value: str) -> None:
+        ...
+
+    def settings_list(self, namespace: str) -> dict[str, str]:
+        ...
+
+    def getprop(self) -> dict[str, str]:
+        """All system properties (ro.product.model, ro.build.version.sdk, persist.sys.locale, ...)."""
+        ...
+
+    # -- content providers ----------------------------------------------------------------------------
+    def content_query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
+                      sort: str | None = None) -> list[ProviderRow]:
+        ...
+
+    def content_insert(self, uri: str, values: dict[str, str | int | float | None]) -> str:
+        """Returns the new row's URI."""
+        ...
+
+    def content_update(self, uri: str, values: dict[str, str | int | float | None],
+                       where: str | None = None) -> int:
+        ...
+
+    def content_delete(self, uri: str, where: str | None = None) -> int:
+        ...
+
+    # -- snapshots ------------------------------------------------------------------------------------
+    def save_state(self) -> dict[str, object]:
+        """In-memory state that is not in files (activity stacks, focus, clipboard) as JSON-able data.
+        Files under the data dir are saved by the snapshot code itself."""
+        ...
+
+    def load_state(self, state: dict[str, object]) -> None:
+        """Restore what save_state returned, after the files were restored; re-reads databases."""
+        ...
+
+    def close(self) -> None:
+        ...
