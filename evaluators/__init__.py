@@ -1,0 +1,1 @@
+"""Built-in evaluators and validators, installed as `spa_bench.evaluators`."""

@@ -1,0 +1,317 @@
+"""Task files on disk: find them, index them fast, filter, load and validate with precise errors.
+
+Layout: a tasks root holds one folder per suite (`<root>/<suite>/**/*.yaml`); a file holds one task
+(a mapping) or several (a list of mappings). `<root>/suites.yaml` may define named suites as filters.
+The index reads YAML only (no pydantic), so listing hundreds of tasks is quick; `load` builds Task
+objects and `validate` reports every problem as "file: task 'id': field 'a.b': message".
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from spa_bench.errors import ConfigError, TaskValidationError
+from spa_bench.tasks.model import Category, Language, Task
+from spa_bench.tasks.validators import VALIDATORS
+
+SUITES_FILE = "suites.yaml"
+# discriminator values of the unions inside a task (checks, golden_script, parameters)
+_UNION_TAGS = frozenset({"shell", "sqlite", "content_query", "answer", "validator", "tap", "long_press",
+                         "swipe", "scroll", "type", "key", "open_app", "wait", "finish", "choice", "int",
+                         "time"})
+TASK_FILE_SUFFIXES = (".yaml", ".yml")
+
+
+def default_tasks_root() -> Path:
+    """The tasks shipped with spa-bench (installed as `spa_bench.suites`); $SPA_BENCH_TASKS overrides."""
+    env = os.environ.get("SPA_BENCH_TASKS")
+    if env:
+        return Path(env)
+    return Path(str(files("spa_bench.suites")))
+
+
+@dataclass(frozen=True)
+class TaskRecord:
+    """One index entry: enough to list and filter without building the Task."""
+
+    id: str
+    suite: str
+    file: Path
+    position: int  # index of the task inside its file
+    language: str
+    category: str
+    difficulty: int
+    packages: tuple[str, ...]
+    app_names: tuple[str, ...]
+    instruction: str
+
+    def matches_app(self, app: str) -> bool:
+        wanted = app.casefold()
+        return any(wanted == p.casefold() for p in self.packages) or any(
+            wanted == n.casefold() for n in self.app_names)
+
+
+class TaskFilter(BaseModel):
+    """Which tasks to take. Every given criterion must hold; list criteria accept any of their values."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    suites: list[str] = Field(default_factory=list)
+    languages: list[Language] = Field(default_factory=list)
+    apps: list[str] = Field(default_factory=list, description="package or display name, any language")
+    difficulties: list[int] = Field(default_factory=list)
+    categories: list[Category] = Field(default_factory=list)
+    ids: list[str] = Field(default_factory=list, description="task ids or glob patterns")
+
+
+class NamedSuite(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    description: str = ""
+    filter: TaskFilter
+
+
+_PATTERN_HINTS = {
+    "id": "must be a task id safe as a file name: letters, digits, '_', '.', '-', starting with a "
+          "letter or digit, at most 128 characters",
+    "package": "must be an Android package name such as com.android.settings",
+    "db": "must be an absolute device path such as /data/data/PKG/databases/NAME.db",
+    "uri": "must be a content:// URI",
+}
+
+
+def _location(loc: Sequence[int | str]) -> str:
+    """Dotted field path; discriminator tags after a list index ('checks.0.sqlite.db') are dropped."""
+    parts: list[str] = []
+    previous: int | str | None = None
+    for item in loc:
+        if isinstance(item, str) and (isinstance(previous, int) and re.fullmatch(r"[a-z_]+", item)
+                                      and item in _UNION_TAGS or item.startswith("function-")):
+            previous = item
+            continue
+        parts.append(str(item))
+        previous = item
+    return ".".join(parts) if parts else "(task)"
+
+
+def describe_validation_error(exc: ValidationError) -> list[str]:
+    """pydantic errors as "field 'a.b': message" strings, unknown fields named as such."""
+    out = []
+    for err in exc.errors():
+        where = _location(err["loc"])
+        if err["type"] == "extra_forbidden":
+            out.append(f"unknown field '{where}'")
+        elif err["type"] == "missing":
+            out.append(f"field '{where}': missing")
+        else:
+            msg = err["msg"].removeprefix("Value error, ")
+            last = err["loc"][-1] if err["loc"] else ""
+            if err["type"] == "string_pattern_mismatch" and last in _PATTERN_HINTS:
+                msg = _PATTERN_HINTS[str(last)]
+            value = err.get("input")
+            shown = repr(value) if isinstance(value, str | int | float | bool) or value is None else ""
+            out.append(f"field '{where}': {msg}" + (f" (got {shown})" if shown else ""))
+    return out
+
+
+class _Loader(yaml.SafeLoader if not hasattr(yaml, "CSafeLoader") else yaml.CSafeLoader):  # type: ignore[misc]
+    """Plain YAML, no custom tags; the C loader when available."""
+
+
+def read_task_file(path: Path) -> list[dict[str, Any]]:
+    """The raw task mappings of one file. Raises TaskValidationError on bad YAML or shape."""
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8-sig"), Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        raise TaskValidationError([f"{path}{where}: invalid YAML: {exc.problem}"]) from None
+    except yaml.YAMLError as exc:
+        raise TaskValidationError([f"{path}: invalid YAML: {exc}"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskValidationError([f"{path}: cannot read: {exc}"]) from None
+    if data is None:
+        raise TaskValidationError([f"{path}: empty file (expected a task mapping or a list of tasks)"])
+    items = data if isinstance(data, list) else [data]
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise TaskValidationError(
+                [f"{path}: item {i} is a {type(item).__name__}, expected a mapping of task fields"])
+    return items
+
+
+def _label(raw: dict[str, Any], position: int) -> str:
+    task_id = raw.get("id")
+    return f"task {task_id!r}" if isinstance(task_id, str) and task_id else f"task #{position} (no id)"
+
+
+@dataclass
+class TaskRepository:
+    """The task tree under `root`."""
+
+    root: Path = field(default_factory=default_tasks_root)
+
+    def __post_init__(self) -> None:
+        self.root = Path(self.root)
+        if not self.root.is_dir():
+            raise ConfigError(f"tasks folder {self.root} does not exist")
+
+    # -- discovery ------------------------------------------------------------------------------------
+    def task_files(self) -> list[Path]:
+        found = [p for p in self.root.rglob("*") if p.suffix in TASK_FILE_SUFFIXES and p.is_file()
+                 and p.name != SUITES_FILE and not any(part.startswith(".") for part in p.parts)]
+        return sorted(found)
+
+    def suite_of(self, path: Path) -> str:
+        rel = path.relative_to(self.root)
+        return rel.parts[0] if len(rel.parts) > 1 else "default"
+
+    @cached_property
+    def named_suites(self) -> dict[str, NamedSuite]:
+        path = self.root / SUITES_FILE
+        if not path.is_file():
+            return {}
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or {}
+        if not isinstance(raw, dict):
+            raise TaskValidationError([f"{path}: expected a mapping of suite names to filters"])
+        suites = {}
+        for name, body in raw.items():
+            try:
+                suites[str(name)] = NamedSuite.model_validate(body)
+            except ValidationError as exc:
+                raise TaskValidationError(
+                    [f"{path}: suite {name!r}: {p}" for p in describe_validation_error(exc)]) from None
+        return suites
+
+    # -- the fast index -------------------------------------------------------------------------------
+    def index(self) -> list[TaskRecord]:
+        """All tasks as light records. Malformed files raise; use validate() to see every problem."""
+        records: list[TaskRecord] = []
+        for path in self.task_files():
+            for pos, raw in enumerate(read_task_file(path)):
+                records.append(self._record(path, pos, raw))
+        return records
+
+    def _record(self, path: Path, pos: int, raw: dict[str, Any]) -> TaskRecord:
+        apps = raw.get("apps") if isinstance(raw.get("apps"), list) else []
+        packages = tuple(str(a.get("package", "")) for a in apps if isinstance(a, dict))
+        names = tuple(str(n) for a in apps if isinstance(a, dict) and isinstance(a.get("name"), dict)
+                      for n in a["name"].values())
+        difficulty = raw.get("difficulty")
+        return TaskRecord(
+            id=str(raw.get("id", "")), suite=self.suite_of(path), file=path, position=pos,
+            language=str(raw.get("language", "")), category=str(raw.get("category", "")),
+            difficulty=difficulty if isinstance(difficulty, int) else 0,
+            packages=packages, app_names=names, instruction=str(raw.get("instruction", "")))
+
+    def select(self, flt: TaskFilter | None = None) -> list[TaskRecord]:
+        """Index entries matching the filter, in file order."""
+        records = self.index()
+        return [r for r in records if self._matches(r, flt)] if flt else records
+
+    def _matches(self, r: TaskRecord, flt: TaskFilter) -> bool:
+        if flt.suites:
+            ok = False
+            for suite in flt.suites:
+                named = self.named_suites.get(suite)
+                if named is not None:
+                    ok = ok or self._matches(r, named.filter)
+                elif suite == r.suite:
+                    ok = True
+                elif suite not in self.suite_names():
+                    known = ", ".join(sorted(set(self.suite_names()) | set(self.named_suites)))
+                    raise ConfigError(f"unknown suite {suite!r} (known: {known})")
+            if not ok:
+                return False
+        return (
+            (not flt.languages or r.language in flt.languages)
+            and (not flt.categories or r.category in flt.categories)
+            and (not flt.difficulties or r.difficulty in flt.difficulties)
+            and (not flt.apps or any(r.matches_app(a) for a in flt.apps))
+            and (not flt.ids or any(fnmatch.fnmatchcase(r.id, pattern) for pattern in flt.ids))
+        )
+
+    def suite_names(self) -> list[str]:
+        return sorted({self.suite_of(p) for p in self.task_files()})
+
+    # -- full loading ---------------------------------------------------------------------------------
+    def load(self, records: Iterable[TaskRecord] | None = None) -> list[Task]:
+        """Build and validate Task objects; raises TaskValidationError listing every problem."""
+        wanted = list(records) if records is not None else self.index()
+        by_file: dict[Path, list[TaskRecord]] = {}
+        for rec in wanted:
+            by_file.setdefault(rec.file, []).append(rec)
+        tasks: list[Task] = []
+        problems: list[str] = []
+        for path, recs in by_file.items():
+            raws = read_task_file(path)
+            for rec in recs:
+                task, errs = validate_raw_task(path, rec.position, raws[rec.position])
+                problems.extend(errs)
+                if task is not None:
+                    tasks.append(task)
+        if problems:
+            raise TaskValidationError(problems)
+        return tasks
+
+    def get(self, task_id: str) -> Task:
+        for rec in self.index():
+            if rec.id == task_id:
+                return self.load([rec])[0]
+        raise ConfigError(f"no task with id {task_id!r} under {self.root}")
+
+    def validate(self) -> tuple[int, list[str]]:
+        """Check every file: (number of valid tasks, problems). Never raises for task problems."""
+        problems: list[str] = []
+        seen: dict[str, Path] = {}
+        valid = 0
+        try:
+            _ = self.named_suites
+        except TaskValidationError as exc:
+            problems.extend(exc.problems)
+        for path in self.task_files():
+            try:
+                raws = read_task_file(path)
+            except TaskValidationError as exc:
+                problems.extend(exc.problems)
+                continue
+            for pos, raw in enumerate(raws):
+                task, errs = validate_raw_task(path, pos, raw)
+                problems.extend(errs)
+                task_id = raw.get("id")
+                if isinstance(task_id, str):
+                    if task_id in seen:
+                        problems.append(f"{path}: {_label(raw, pos)}: field 'id': duplicate id "
+                                        f"(first defined in {seen[task_id]})")
+                        continue
+                    seen[task_id] = path
+                if task is not None and not errs:
+                    valid += 1
+        return valid, problems
+
+
+def validate_raw_task(path: Path, position: int, raw: dict[str, Any]) -> tuple[Task | None, list[str]]:
+    """Validate one raw task mapping; problems name the file, the task and the field."""
+    prefix = f"{path}: {_label(raw, position)}"
+    try:
+        task = Task.model_validate(raw)
+    except ValidationError as exc:
+        return None, [f"{prefix}: {p}" for p in describe_validation_error(exc)]
+    problems = []
+    for i, check in enumerate(task.checks):
+        if check.type == "validator" and check.name not in VALIDATORS:
+            known = ", ".join(VALIDATORS.names())
+            problems.append(f"{prefix}: field 'checks.{i}.name': unknown validator {check.name!r} "
+                            f"(known: {known})")
+    return task, problems
