@@ -1,0 +1,120 @@
+"""Which service answers an OPEN, and the ADB listener that ties connections to a service table.
+
+`ServiceTable` maps service-name prefixes to factories; a factory gets the rest of the name and returns
+a handler (run in the stream's worker thread) or None to refuse the OPEN with CLSE. `phone_services`
+fills a table for a phone: shell v1/v2, exec, sync, tcp:PORT and polite answers to reboot/root/remount.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Mapping
+
+from spa_bench.phone.adb.connection import AdbConnection, Handler
+from spa_bench.phone.adb.listener import TcpListener
+from spa_bench.phone.adb.shell_service import ShellRunner, run_exec, run_v1, run_v2
+from spa_bench.phone.adb.stream import Stream
+from spa_bench.phone.adb.sync import SyncService
+from spa_bench.phone.vfs import VirtualFS
+
+Factory = Callable[[str], Handler | None]
+
+# shell_v2 and fixed_push_mkdir must go together (adb assumes one from the other).
+FEATURES = ("shell_v2", "fixed_push_mkdir", "stat_v2", "ls_v2")
+
+POLITE_REPLIES = {
+    "root:": b"adbd cannot run as root in production builds\n",
+    "unroot:": b"adbd not running as root\n",
+    "remount:": b"remount is not supported on the virtual phone (its file system is always writable)\n",
+    "reboot:": b"reboot is not supported on the virtual phone; use a snapshot to reset it\n",
+    "enable-verity:": b"verity is not supported on the virtual phone\n",
+    "disable-verity:": b"verity is not supported on the virtual phone\n",
+}
+
+
+class ServiceTable:
+    """Longest-prefix dispatch from service names ("shell:", "tcp:", ...) to handler factories."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, Factory] = {}
+
+    def add(self, prefix: str, factory: Factory) -> None:
+        self._entries[prefix] = factory
+
+    def resolve(self, service: str) -> Handler | None:
+        for prefix in sorted(self._entries, key=len, reverse=True):
+            if service.startswith(prefix):
+                return self._entries[prefix](service[len(prefix):])
+        return None
+
+
+def make_banner(props: Mapping[str, str], features: tuple[str, ...] = FEATURES) -> bytes:
+    """`device::ro.product.name=..;ro.product.model=..;ro.product.device=..;features=..`."""
+    keys = ("ro.product.name", "ro.product.model", "ro.product.device")
+    fields = [f"{key}={props.get(key, '')}" for key in keys]
+    fields.append("features=" + ",".join(features))
+    return ("device::" + ";".join(fields)).encode()
+
+
+class AdbServer:
+    """The phone's ADB endpoint: a loopback listener whose clients each get an AdbConnection."""
+
+    def __init__(self, port: int, banner: bytes, services: ServiceTable, name: str = "adb") -> None:
+        self.banner = banner
+        self.services = services
+        self.name = name
+        self.listener = TcpListener(port, self._serve_client, name=name)
+
+    @property
+    def port(self) -> int:
+        return self.listener.port
+
+    def start(self) -> None:
+        self.listener.start()
+
+    def stop(self) -> None:
+        self.listener.stop()
+
+    def _serve_client(self, sock: socket.socket) -> None:
+        AdbConnection(sock, self.banner, self.services.resolve, name=f"{self.name}:{self.port}").serve()
+
+
+def _split_v2(rest: str) -> tuple[str, str]:
+    """`v2,TERM=xterm,raw:CMD` -> ("v2,TERM=xterm,raw", "CMD")."""
+    args, _sep, command = rest.partition(":")
+    return args, command
+
+
+def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int, Handler]) -> ServiceTable:
+    """The service table of a phone with this shell, file system and in-process tcp:PORT servers."""
+    table = ServiceTable()
+    table.add("shell:", lambda cmd: lambda s: run_v1(s, shell, cmd))
+
+    def shell_v2(rest: str) -> Handler | None:
+        args, command = _split_v2(rest)
+        if "v2" not in args.split(","):
+            return None
+        return lambda s: run_v2(s, shell, args, command)
+
+    table.add("shell,", shell_v2)
+    table.add("exec:", lambda cmd: lambda s: run_exec(s, shell, cmd))
+    table.add("sync:", lambda _rest: lambda s: SyncService(s, fs).serve())
+
+    def tcp(rest: str) -> Handler | None:
+        port_text = rest.split(":", 1)[0]
+        if not port_text.isdigit():
+            return None
+        return tcp_handlers.get(int(port_text))
+
+    table.add("tcp:", tcp)
+    for service, reply in POLITE_REPLIES.items():
+        table.add(service, _polite(reply))
+    return table
+
+
+def _polite(reply: bytes) -> Factory:
+    def factory(_rest: str) -> Handler:
+        def handler(stream: Stream) -> None:
+            stream.write(reply)
+        return handler
+    return factory

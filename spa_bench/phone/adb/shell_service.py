@@ -1,0 +1,187 @@
+"""The `shell:`, `shell,v2,...:` and `exec:` services on top of the phone's shell.
+
+v1 (`shell:CMD`, which adbutils always uses) and `exec:` send the command's output as raw bytes, with
+no newline translation, so a PNG from `screencap -p` arrives byte-exact. v2 frames every message as
+`[u8 id][u32 len][data]`: 0 stdin, 1 stdout, 2 stderr, 3 exit code, 4 close stdin, 5 window size.
+
+The phone's shell takes its stdin up front, so a service must decide how long to wait for input. The
+host closes stdin at once when its stdin is a file or /dev/null (v2 sends id 4), but never when it is a
+terminal; so we wait for the end of stdin only once input has started to arrive, and give up after
+`STDIN_GRACE` seconds of silence, and only for commands that can read stdin at all.
+"""
+
+from __future__ import annotations
+
+import shlex
+import struct
+from typing import Protocol
+
+from spa_bench.phone.adb.stream import Stream
+
+ID_STDIN, ID_STDOUT, ID_STDERR, ID_EXIT, ID_CLOSE_STDIN, ID_WINDOW_SIZE = 0, 1, 2, 3, 4, 5
+_FRAME = struct.Struct("<BI")
+FRAME_CHUNK = 64 * 1024
+STDIN_GRACE = 0.05
+PROMPT = b"vphone:/ $ "
+
+# First words of commands that may read stdin; anything else runs without waiting for input.
+STDIN_READERS = frozenset({
+    "cat", "sh", "tee", "base64", "dd", "xargs", "wc", "grep", "sed", "head", "tail", "md5sum",
+    "sha1sum", "sha256sum", "toybox", "awk", "sort", "uniq", "od", "xxd", "hexdump", "gzip", "gunzip",
+    "tar", "sqlite3", "content", "pm", "cmd", "tr", "cut", "su", "busybox",
+})
+
+
+class ShellOutput(Protocol):
+    """What the phone's shell returns (spa_bench.phone.shell.ShellResult)."""
+
+    @property
+    def stdout(self) -> bytes: ...
+
+    @property
+    def stderr(self) -> bytes: ...
+
+    @property
+    def exit_code(self) -> int: ...
+
+
+class ShellRunner(Protocol):
+    """The phone's shell (spa_bench.phone.shell.Shell)."""
+
+    def run(self, command: str, stdin: bytes = b"") -> ShellOutput: ...
+
+
+def frame(kind: int, data: bytes) -> bytes:
+    return _FRAME.pack(kind, len(data)) + data
+
+
+def _reads_stdin(command: str) -> bool:
+    try:
+        words = shlex.split(command, posix=True)
+    except ValueError:
+        words = command.split()
+    # Skip leading VAR=value assignments.
+    while words and "=" in words[0] and not words[0].startswith("="):
+        words.pop(0)
+    return bool(words) and words[0].rsplit("/", 1)[-1] in STDIN_READERS
+
+
+class FrameReader:
+    """Reads v2 frames from a stream; (None, b"") at end of stream."""
+
+    def __init__(self, stream: Stream) -> None:
+        self.stream = stream
+
+    def next(self, timeout: float | None = None) -> tuple[int | None, bytes]:
+        if timeout is not None and not self.stream.wait_readable(timeout):
+            raise TimeoutError
+        try:
+            kind, length = _FRAME.unpack(self.stream.read_exact(_FRAME.size))
+            return kind, self.stream.read_exact(length)
+        except EOFError:
+            return None, b""
+
+
+def collect_stdin_v2(stream: Stream, command: str) -> bytes:
+    """stdin of a v2 command: frames until close-stdin, waiting only while input keeps coming."""
+    if not _reads_stdin(command):
+        return b""
+    reader = FrameReader(stream)
+    data = bytearray()
+    while True:
+        try:
+            kind, payload = reader.next(timeout=STDIN_GRACE if not data else 30.0)
+        except TimeoutError:
+            return bytes(data)
+        if kind is None or kind == ID_CLOSE_STDIN:
+            return bytes(data)
+        if kind == ID_STDIN:
+            data += payload
+
+
+def collect_stdin_raw(stream: Stream, command: str) -> bytes:
+    """stdin of an `exec:` command (`adb exec-in`): raw bytes until the host closes its side."""
+    if not _reads_stdin(command) or not stream.wait_readable(STDIN_GRACE):
+        return b""
+    return stream.read_all()
+
+
+def run_v1(stream: Stream, shell: ShellRunner, command: str) -> None:
+    """`shell:CMD`: stdout then stderr as raw bytes; the exit code is lost, as on a real phone."""
+    if not command.strip():
+        interactive(stream, shell, framed=False)
+        return
+    result = shell.run(command)
+    stream.write(result.stdout + result.stderr)
+
+
+def run_exec(stream: Stream, shell: ShellRunner, command: str) -> None:
+    """`exec:CMD` (exec-out/exec-in): like v1 but stdout only, and it may consume stdin."""
+    stdin = collect_stdin_raw(stream, command)
+    result = shell.run(command, stdin)
+    if not stream.closed:
+        stream.write(result.stdout)
+
+
+def run_v2(stream: Stream, shell: ShellRunner, args: str, command: str) -> None:
+    """`shell,v2,<args>:CMD`: framed stdout/stderr and the exit code; `pty` without a command is a REPL."""
+    if not command.strip():
+        interactive(stream, shell, framed=True)
+        return
+    stdin = collect_stdin_v2(stream, command)
+    result = shell.run(command, stdin)
+    out = bytearray()
+    for kind, data in ((ID_STDOUT, result.stdout), (ID_STDERR, result.stderr)):
+        for start in range(0, len(data), FRAME_CHUNK):
+            out += frame(kind, data[start:start + FRAME_CHUNK])
+    out += frame(ID_EXIT, bytes([result.exit_code & 0xFF]))
+    stream.write(bytes(out))
+
+
+def interactive(stream: Stream, shell: ShellRunner, framed: bool) -> None:
+    """A line-editing prompt, as `adb shell` without a command gets (echo, backspace, ^C, ^D, exit)."""
+    reader = FrameReader(stream)
+
+    def out(data: bytes) -> None:
+        stream.write(frame(ID_STDOUT, data) if framed else data)
+
+    out(PROMPT)
+    line = bytearray()
+    while True:
+        if framed:
+            kind, data = reader.next()
+            if kind is None or kind == ID_CLOSE_STDIN:
+                return
+            if kind != ID_STDIN:
+                continue
+        else:
+            data = stream.read()
+            if not data:
+                return
+        for byte in data:
+            if byte in (0x0D, 0x0A):
+                out(b"\r\n")
+                text = line.decode("utf-8", errors="replace").strip()
+                line.clear()
+                if text in ("exit", "logout"):
+                    if framed:
+                        stream.write(frame(ID_EXIT, b"\x00"))
+                    return
+                if text:
+                    result = shell.run(text)
+                    out((result.stdout + result.stderr).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+                out(PROMPT)
+            elif byte in (0x7F, 0x08):
+                if line:
+                    line.pop()
+                    out(b"\b \b")
+            elif byte == 0x03:
+                line.clear()
+                out(b"^C\r\n" + PROMPT)
+            elif byte == 0x04 and not line:
+                if framed:
+                    stream.write(frame(ID_EXIT, b"\x00"))
+                return
+            else:
+                line.append(byte)
+                out(bytes([byte]))
