@@ -1,0 +1,92 @@
+"""Fixtures for the virtual phone's tests: a private real adb server and phones connected to it.
+
+The adb server is the binary bundled with adbutils, on a private ANDROID_ADB_SERVER_PORT, killed at the
+end of the session. Its HOME is a temporary folder, so `adb emu` reads the console token written there
+and nothing touches the user's home directory.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def free_port() -> Callable[[], int]:
+    """A function that returns a currently free loopback port."""
+    return _free_port
+
+
+def bundled_adb() -> Path:
+    import adbutils
+
+    return Path(adbutils.__file__).parent / "binaries" / "adb"
+
+
+@dataclass
+class AdbCli:
+    """The adb command line against one private server."""
+
+    binary: Path
+    port: int
+    home: Path
+    env: dict[str, str] = field(default_factory=dict)
+
+    def run(self, *args: str, timeout: float = 60, check: bool = True, input: bytes | None = None,
+            serial: str | None = None) -> subprocess.CompletedProcess[bytes]:
+        cmd = [str(self.binary), *(["-s", serial] if serial else []), *args]
+        proc = subprocess.run(cmd, env=self.env, capture_output=True, timeout=timeout, input=input or b"")
+        if check and proc.returncode != 0:
+            raise AssertionError(f"{' '.join(cmd)} -> {proc.returncode}\nstdout: {proc.stdout[-2000:]!r}\n"
+                                 f"stderr: {proc.stderr[-2000:]!r}")
+        return proc
+
+    def text(self, *args: str, serial: str | None = None, timeout: float = 60) -> str:
+        return self.run(*args, serial=serial, timeout=timeout).stdout.decode("utf-8", errors="replace")
+
+    def client(self) -> Any:
+        import adbutils
+
+        return adbutils.AdbClient(host="127.0.0.1", port=self.port)
+
+    def connect(self, serial: str) -> None:
+        for _ in range(50):
+            out = self.text("connect", serial)
+            if "connected" in out and "cannot" not in out and "failed" not in out:
+                break
+            time.sleep(0.1)
+        for _ in range(100):
+            if f"{serial}\tdevice" in self.text("devices"):
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"{serial} never came online:\n{self.text('devices', '-l')}")
+
+
+@pytest.fixture(scope="session")
+def adb_cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbCli]:
+    """A private adb server for the whole session (killed at the end)."""
+    home = tmp_path_factory.mktemp("adb-home")
+    port = _free_port()
+    env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(port), HOME=str(home))
+    cli = AdbCli(bundled_adb(), port, home, env)
+    cli.run("start-server")
+    try:
+        yield cli
+    finally:
+        subprocess.run([str(cli.binary), "-P", str(port), "kill-server"], env=env, capture_output=True,
+                       timeout=30)
