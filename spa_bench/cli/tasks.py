@@ -1,7 +1,160 @@
-"""`spa-bench tasks ...`."""
+"""`spa-bench tasks ...`: list, show, validate, print the schema, import SPA-Bench's files."""
 
 from __future__ import annotations
 
-import typer
+import json
+from collections import Counter
+from pathlib import Path
 
-app = typer.Typer(help="tasks commands.", no_args_is_help=True)
+import typer
+from rich.table import Table
+
+from spa_bench.cli.common import console, console_err
+from spa_bench.errors import ConfigError
+
+app = typer.Typer(help="Browse, validate and import tasks.", no_args_is_help=True)
+
+TasksDir = typer.Option(None, "--tasks-dir", "-t", help="Task tree to use (default: the shipped tasks, "
+                                                        "or $SPA_BENCH_TASKS).")
+SuiteOpt = typer.Option([], "--suite", "-s", help="Suite: a folder under the task tree or a named suite.")
+LangOpt = typer.Option([], "--lang", "-l", help="Language: en or zh.")
+AppOpt = typer.Option([], "--app", "-a", help="App package or display name.")
+DiffOpt = typer.Option([], "--difficulty", "-d", help="Difficulty 1, 2 or 3.")
+CatOpt = typer.Option([], "--category", "-c", help="single_app or cross_app.")
+TaskOpt = typer.Option([], "--task", help="Task id or glob pattern, e.g. 'settings_*'.")
+
+
+def _repository(tasks_dir: Path | None):  # type: ignore[no-untyped-def]
+    from spa_bench.tasks.repository import TaskRepository, default_tasks_root
+
+    return TaskRepository(tasks_dir if tasks_dir is not None else default_tasks_root())
+
+
+def build_filter(suite: list[str], lang: list[str], app_: list[str], difficulty: list[int],
+                 category: list[str], task: list[str]):  # type: ignore[no-untyped-def]
+    from pydantic import ValidationError
+
+    from spa_bench.tasks.repository import TaskFilter
+
+    try:
+        return TaskFilter.model_validate({"suites": suite, "languages": lang, "apps": app_,
+                                          "difficulties": difficulty, "categories": category, "ids": task})
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        option = {"languages": "--lang", "categories": "--category", "difficulties": "--difficulty"}.get(
+            str(err["loc"][0]), str(err["loc"][0]))
+        raise ConfigError(f"{option}: {err['msg']} (got {err.get('input')!r})") from None
+
+
+@app.command("list")
+def list_tasks(
+    tasks_dir: Path | None = TasksDir, suite: list[str] = SuiteOpt, lang: list[str] = LangOpt,
+    app_: list[str] = AppOpt, difficulty: list[int] = DiffOpt, category: list[str] = CatOpt,
+    task: list[str] = TaskOpt,
+    counts: bool = typer.Option(False, "--counts", help="Print counts per language, category and "
+                                                       "difficulty instead of the tasks."),
+    as_json: bool = typer.Option(False, "--json", help="One JSON object per line."),
+) -> None:
+    """List tasks (fast: reads the index, does not build tasks)."""
+    repo = _repository(tasks_dir)
+    records = repo.select(build_filter(suite, lang, app_, difficulty, category, task))
+    if as_json:
+        for r in records:
+            typer.echo(json.dumps({"id": r.id, "suite": r.suite, "language": r.language,
+                                   "category": r.category, "difficulty": r.difficulty,
+                                   "apps": list(r.packages), "instruction": r.instruction,
+                                   "file": str(r.file)}, ensure_ascii=False))
+        return
+    if counts:
+        _print_counts(records)
+        return
+    table = Table(title=f"{len(records)} tasks", title_justify="left")
+    for col in ("id", "suite", "lang", "cat", "diff", "apps"):
+        table.add_column(col, overflow="fold", max_width=32 if col == "id" else 16)
+    table.add_column("instruction", overflow="fold", ratio=1, min_width=24)
+    for r in records:
+        table.add_row(r.id, r.suite, r.language, "cross" if r.category == "cross_app" else "single",
+                      str(r.difficulty), ", ".join(r.app_names[:1] if r.category == "single_app"
+                                                   else r.packages), r.instruction)
+    if not records:
+        console_err.print("[yellow]no task matches the filters[/]")
+    console.print(table)
+
+
+def _print_counts(records) -> None:  # type: ignore[no-untyped-def]
+    by = Counter((r.language, r.category, r.difficulty) for r in records)
+    table = Table(title=f"{len(records)} tasks", title_justify="left")
+    for col in ("language", "category", "difficulty 1", "difficulty 2", "difficulty 3", "total"):
+        table.add_column(col, justify="right" if col.startswith(("diff", "total")) else "left")
+    for language in sorted({k[0] for k in by}):
+        for category in sorted({k[1] for k in by if k[0] == language}):
+            cells = [by[(language, category, d)] for d in (1, 2, 3)]
+            table.add_row(language, category, *map(str, cells), str(sum(cells)))
+    for language in sorted({k[0] for k in by}):
+        table.add_row(f"[b]{language}[/]", "[b]all[/]", *(
+            str(sum(v for k, v in by.items() if k[0] == language and k[2] == d)) for d in (1, 2, 3)),
+            f"[b]{sum(v for k, v in by.items() if k[0] == language)}[/]")
+    console.print(table)
+
+
+@app.command("show")
+def show(task_id: str = typer.Argument(..., help="Task id."), tasks_dir: Path | None = TasksDir,
+         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of YAML.")) -> None:
+    """Print one task, validated, with defaults filled in."""
+    from spa_bench.tasks.spa_import import task_to_yaml
+
+    task = _repository(tasks_dir).get(task_id)
+    if as_json:
+        typer.echo(task.model_dump_json(indent=2))
+    else:
+        typer.echo(task_to_yaml(task, complete=True), nl=False)
+        typer.echo(f"# max steps: {task.step_limit}; starts in: {task.start_package or 'home screen'}")
+
+
+@app.command("validate")
+def validate(paths: list[Path] = typer.Argument(None, help="Task trees to check (default: the "
+                                                           "shipped tasks).")) -> None:
+    """Check every task file; print each problem (file, task, field) and exit 1 if there is any."""
+    from spa_bench.tasks.repository import TaskRepository, default_tasks_root
+
+    roots = paths or [default_tasks_root()]
+    total_valid, all_problems = 0, []
+    for root in roots:
+        if root.is_file():
+            raise ConfigError(f"{root}: give the folder that holds task files, not a file")
+        valid, problems = TaskRepository(root).validate()
+        total_valid += valid
+        all_problems += problems
+    for problem in all_problems:
+        console_err.print(f"[red]✗[/] {problem}", highlight=False, soft_wrap=True)
+    if all_problems:
+        console_err.print(f"[bold red]{len(all_problems)} problem(s)[/]; {total_valid} valid task(s)")
+        raise typer.Exit(1)
+    console.print(f"[green]✓[/] {total_valid} tasks valid in {', '.join(str(r) for r in roots)}")
+
+
+@app.command("schema")
+def schema() -> None:
+    """Print the JSON schema of a task file."""
+    from spa_bench.tasks.model import Task
+
+    typer.echo(json.dumps(Task.model_json_schema(), indent=2, ensure_ascii=False))
+
+
+@app.command("import-spa-bench")
+def import_spa_bench(
+    files: list[Path] = typer.Argument(..., help="SPA-Bench CSV files, and the cross-app-split folder "
+                                                 "(or its JSON files)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Folder to write YAML files into "
+                                                      "(<out>/<category>/<language>/<id>.yaml)."),
+    app_map: Path | None = typer.Option(None, "--app-map", help="YAML {app name: {package: ...}} for "
+                                                                "apps spa-bench does not know."),
+) -> None:
+    """Convert SPA-Bench's task files into spa-bench YAML tasks."""
+    from spa_bench.tasks.spa_import import import_spa_bench as run_import
+    from spa_bench.tasks.spa_import import load_app_map
+
+    result = run_import(files, out, load_app_map(app_map) if app_map else None)
+    by = Counter((t.language, t.category) for t in result.tasks)
+    summary = ", ".join(f"{n} {lang} {cat}" for (lang, cat), n in sorted(by.items()))
+    console.print(f"[green]✓[/] imported {len(result.tasks)} tasks ({summary}) into {out}")

@@ -69,8 +69,9 @@ class Task(_Model):
     category: Category
     instruction: str = Field(min_length=1)
     golden_steps: int = Field(ge=1, description="steps of a shortest human solution")
-    key_components: list[str] = Field(
-        default_factory=list, description="strings that must be visible at the end (SPA-Bench)")
+    key_components: list[str] | None = Field(
+        None, description="strings that must be visible at the end (SPA-Bench); an explicit empty list "
+                          "means the MLLM judge decides alone, as for SPA-Bench's task wechat_0")
     max_steps: int | None = Field(None, ge=1, description="default: 2 x golden_steps + 1")
     setup: TaskSetup = Field(default_factory=TaskSetup)
     checks: list[Check] = Field(default_factory=list, description="success checks on device state")
@@ -82,8 +83,8 @@ class Task(_Model):
 
     @field_validator("key_components")
     @classmethod
-    def _components_not_blank(cls, value: list[str]) -> list[str]:
-        if any(not c.strip() for c in value):
+    def _components_not_blank(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and any(not c.strip() for c in value):
             raise ValueError("key components must not be blank")
         return value
 
@@ -95,9 +96,10 @@ class Task(_Model):
             raise ValueError("a cross_app task has at least two apps")
         if self.category == "single_app" and self.subtasks:
             raise ValueError("subtasks are for cross_app tasks")
-        if not self.checks and not self.key_components:
-            raise ValueError("a task without success checks must have key_components "
-                             "(it is judged by key components and the MLLM judge)")
+        if not self.checks and self.key_components is None and not self.subtasks:
+            raise ValueError("a task without success checks must have key_components (it is then "
+                             "judged by key components and the MLLM judge; [] lets the judge decide "
+                             "alone) or, if cross-app, subtasks (judged one by one)")
         unknown = placeholders(self.instruction) - set(self.parameters)
         if unknown:
             raise ValueError(f"instruction uses undefined parameters: {', '.join(sorted(unknown))}")
@@ -116,6 +118,11 @@ class Task(_Model):
         if self.setup.start_app is not None:
             return self.setup.start_app or None
         return self.apps[0].package if self.category == "single_app" else None
+
+    @property
+    def components(self) -> list[str]:
+        """The key components, [] when none are given."""
+        return list(self.key_components or [])
 
     @property
     def packages(self) -> list[str]:

@@ -1,0 +1,121 @@
+"""The folder layout of a run, and safe reading/writing of its files.
+
+    results/<run-id>/
+        manifest.json                      RunManifest
+        episodes/<episode-id>/episode.json EpisodeLog, rewritten atomically after every step
+        episodes/<episode-id>/screenshots/ 000.png, 001.png, ... (before each step), final.png
+        episodes/<episode-id>/hierarchy/   000.xml, ... (uiautomator XML, same numbering)
+        episodes/<episode-id>/agent/       files the agent itself wrote (external agents)
+        report.html                        the HTML report, when made
+
+Episode ids are `<agent>__<task-id>__r<repeat>`; every part is file-name safe.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from spa_bench.errors import ResultsError
+from spa_bench.results.schema import RESULTS_SCHEMA_VERSION, EpisodeLog, RunManifest
+
+M = TypeVar("M", bound=BaseModel)
+
+MANIFEST = "manifest.json"
+EPISODES = "episodes"
+EPISODE_FILE = "episode.json"
+_SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def safe_name(text: str) -> str:
+    """A file-name-safe version of an agent label or task id."""
+    cleaned = _SAFE.sub("-", text).strip("-.")
+    return cleaned or "x"
+
+
+def episode_id(agent: str, task_id: str, repeat: int) -> str:
+    return f"{safe_name(agent)}__{safe_name(task_id)}__r{repeat}"
+
+
+def write_json_atomic(path: Path, text: str) -> None:
+    """Write through a temporary file and rename, so readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_model(path: Path, model: type[M]) -> M:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: no such file") from None
+    except (OSError, ValueError) as exc:
+        raise ResultsError(f"{path}: unreadable: {exc}") from None
+    version = raw.get("schema_version") if isinstance(raw, dict) else None
+    if version != RESULTS_SCHEMA_VERSION:
+        raise ResultsError(f"{path}: schema_version {version!r} is not supported "
+                           f"(this spa-bench reads version {RESULTS_SCHEMA_VERSION})")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ResultsError(f"{path}: field '{where}': {first['msg']}") from None
+
+
+@dataclass(frozen=True)
+class RunLayout:
+    """Paths of one run folder."""
+
+    root: Path
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / MANIFEST
+
+    @property
+    def episodes_dir(self) -> Path:
+        return self.root / EPISODES
+
+    def episode_dir(self, episode: str) -> Path:
+        return self.episodes_dir / episode
+
+    def episode_path(self, episode: str) -> Path:
+        return self.episode_dir(episode) / EPISODE_FILE
+
+    def write_manifest(self, manifest: RunManifest) -> None:
+        write_json_atomic(self.manifest_path, manifest.model_dump_json(indent=2))
+
+    def read_manifest(self) -> RunManifest:
+        if not self.root.is_dir():
+            raise ResultsError(f"{self.root}: no such run folder")
+        return read_model(self.manifest_path, RunManifest)
+
+    def write_episode(self, log: EpisodeLog) -> None:
+        write_json_atomic(self.episode_path(log.episode_id), log.model_dump_json(indent=1))
+
+    def read_episode(self, episode: str) -> EpisodeLog:
+        return read_model(self.episode_path(episode), EpisodeLog)
+
+    def episode_ids(self) -> list[str]:
+        if not self.episodes_dir.is_dir():
+            return []
+        return sorted(p.parent.name for p in self.episodes_dir.glob(f"*/{EPISODE_FILE}"))
+
+    def episodes(self) -> Iterator[EpisodeLog]:
+        for episode in self.episode_ids():
+            yield self.read_episode(episode)

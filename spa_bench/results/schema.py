@@ -1,0 +1,191 @@
+"""Versioned pydantic models of what a run writes: the run manifest and one log per episode.
+
+A log is written as the episode goes (after every step), so a crash loses at most the step in flight.
+Readers check `schema_version` and refuse versions they do not know (ResultsError).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spa_bench.actions import Action
+from spa_bench.tasks.model import Task
+
+RESULTS_SCHEMA_VERSION = 1
+
+Termination = Literal[
+    "done",  # the agent said the task is done
+    "infeasible",  # the agent said the task cannot be done
+    "max_steps",  # the step limit was reached
+    "step_timeout",  # one agent step took longer than its limit
+    "episode_timeout",  # the episode took longer than its limit
+    "agent_error",  # the agent raised or its program failed
+    "device_error",  # the device went offline or adb failed (infrastructure; retried elsewhere)
+    "harness_error",  # a bug or setup failure in spa-bench itself
+    "interrupted",  # the run was stopped (Ctrl-C)
+]
+ErrorKind = Literal["agent", "device", "harness", "evaluator", "timeout"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TokenUsage(_Model):
+    """Tokens and money of model calls. cost_usd is None when the price is unknown (not 0)."""
+
+    prompt_tokens: int = Field(0, ge=0)
+    completion_tokens: int = Field(0, ge=0)
+    calls: int = Field(0, ge=0, description="number of model calls")
+    cost_usd: float | None = Field(0.0, description="None when some call had no known price")
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
+        return TokenUsage(prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+                          completion_tokens=self.completion_tokens + other.completion_tokens,
+                          calls=self.calls + other.calls, cost_usd=cost)
+
+
+class AgentSpec(_Model):
+    """An agent as the user asked for it. Secret-looking arguments are redacted before they get here."""
+
+    name: str = Field(description="label in reports; unique within a run")
+    reference: str = Field(description="registry name or path/to/file.py:Class")
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class DeviceInfo(_Model):
+    serial: str
+    kind: Literal["virtual", "emulator", "physical", "unknown"] = "unknown"
+    model: str | None = None
+    android_release: str | None = None
+    sdk: int | None = None
+    screen_width: int | None = None
+    screen_height: int | None = None
+    locale: str | None = None
+
+
+class RunManifest(_Model):
+    """What was run, with what, where: enough to reproduce the run and to resume it."""
+
+    schema_version: Literal[1] = RESULTS_SCHEMA_VERSION
+    run_id: str
+    created_at: datetime
+    spa_bench_version: str
+    git_revision: str | None = Field(None, description="of the spa-bench source tree, if it is a checkout")
+    python: str
+    platform: str
+    packages: dict[str, str] = Field(default_factory=dict, description="versions of key dependencies")
+    command: list[str] = Field(default_factory=list, description="argv, secrets redacted")
+    tasks_root: str
+    task_files: dict[str, str] = Field(default_factory=dict, description="relative path -> sha256")
+    task_ids: list[str] = Field(default_factory=list)
+    agents: list[AgentSpec] = Field(default_factory=list)
+    repeats: int = Field(1, ge=1)
+    seed: int = 0
+    devices: list[DeviceInfo] = Field(default_factory=list)
+    settings: dict[str, Any] = Field(default_factory=dict, description="limits and options of the run")
+
+
+class ObservationRef(_Model):
+    """What the agent saw before a step; files are relative to the episode folder."""
+
+    screenshot: str | None = Field(None, description="e.g. screenshots/003.png")
+    hierarchy: str | None = Field(None, description="e.g. hierarchy/003.xml")
+    package: str | None = None
+    activity: str | None = None
+    keyboard_shown: bool | None = None
+    width: int | None = None
+    height: int | None = None
+
+
+class ErrorInfo(_Model):
+    kind: ErrorKind
+    type: str = Field(description="exception class name")
+    message: str
+    traceback: str | None = None
+    step: int | None = Field(None, description="the step it happened in, if any")
+
+
+class StepTimings(_Model):
+    observe_s: float = 0.0
+    agent_s: float = 0.0
+    execute_s: float = 0.0
+    model_s: float | None = Field(None, description="time inside model calls, when the agent reports it")
+
+
+class StepRecord(_Model):
+    index: int = Field(ge=0)
+    started_at: datetime
+    observation: ObservationRef
+    action: Action | None = Field(None, description="None when the agent's answer was invalid")
+    raw_action: Any = Field(None, description="what the agent returned, kept when it was invalid")
+    valid: bool = True
+    invalid_reason: str | None = None
+    agent_output: str | None = Field(None, description="the agent's thought or raw model text")
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    timings: StepTimings = Field(default_factory=StepTimings)
+    error: ErrorInfo | None = None
+
+
+class Evidence(_Model):
+    """Why an evaluator decided as it did."""
+
+    summary: str
+    screenshot_index: int | None = Field(None, description="the step whose screenshot matched")
+    details: dict[str, Any] = Field(default_factory=dict, description="e.g. command, output, OCR text")
+
+
+class Verdict(_Model):
+    """One evaluator's decision on an episode. success None = could not decide (evaluator error)."""
+
+    evaluator: str = Field(description="identity: name plus version/model, e.g. 'judge:gpt-4o'")
+    success: bool | None
+    evidence: list[Evidence] = Field(default_factory=list)
+    usage: TokenUsage = Field(default_factory=TokenUsage, description="evaluator cost, kept apart")
+    created_at: datetime
+    error: ErrorInfo | None = None
+
+
+class InstanceInfo(_Model):
+    repeat: int = Field(0, ge=0)
+    seed: int
+    parameters: dict[str, Any] = Field(default_factory=dict)
+
+
+class EpisodeTimings(_Model):
+    setup_s: float = 0.0
+    total_s: float = 0.0
+    agent_s: float = 0.0
+    device_s: float = 0.0
+
+
+class EpisodeLog(_Model):
+    """One agent on one task instance on one device."""
+
+    schema_version: Literal[1] = RESULTS_SCHEMA_VERSION
+    episode_id: str = Field(description="unique in the run; also the folder name")
+    run_id: str
+    status: Literal["running", "finished"] = "running"
+    task: Task = Field(description="the task as run (parameters filled in)")
+    task_file: str | None = None
+    task_sha256: str | None = None
+    instance: InstanceInfo
+    agent: AgentSpec
+    device: DeviceInfo
+    attempt: int = Field(1, ge=1, description="1 + number of infrastructure retries")
+    started_at: datetime
+    finished_at: datetime | None = None
+    steps: list[StepRecord] = Field(default_factory=list)
+    final_observation: ObservationRef | None = None
+    termination: Termination | None = None
+    answer: str | None = Field(None, description="the agent's final answer, if it gave one")
+    errors: list[ErrorInfo] = Field(default_factory=list)
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    timings: EpisodeTimings = Field(default_factory=EpisodeTimings)
+    captured_state: dict[str, str] = Field(default_factory=dict,
+                                           description="device reads made for the checks, by label")
+    verdicts: list[Verdict] = Field(default_factory=list)
