@@ -47,7 +47,10 @@ def _root(
 def main() -> None:
     """Console-script entry point."""
     try:
-        app(standalone_mode=False)
+        # Without standalone mode click returns the code of typer.Exit instead of exiting.
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except SpaBenchError as exc:
         if state.debug:
             raise

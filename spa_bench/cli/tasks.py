@@ -5,12 +5,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.table import Table
 
 from spa_bench.cli.common import console, console_err
 from spa_bench.errors import ConfigError
+
+if TYPE_CHECKING:
+    from spa_bench.tasks.repository import TaskFilter, TaskRecord, TaskRepository
 
 app = typer.Typer(help="Browse, validate and import tasks.", no_args_is_help=True)
 
@@ -24,14 +28,14 @@ CatOpt = typer.Option([], "--category", "-c", help="single_app or cross_app.")
 TaskOpt = typer.Option([], "--task", help="Task id or glob pattern, e.g. 'settings_*'.")
 
 
-def _repository(tasks_dir: Path | None):  # type: ignore[no-untyped-def]
+def _repository(tasks_dir: Path | None) -> TaskRepository:
     from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 
     return TaskRepository(tasks_dir if tasks_dir is not None else default_tasks_root())
 
 
 def build_filter(suite: list[str], lang: list[str], app_: list[str], difficulty: list[int],
-                 category: list[str], task: list[str]):  # type: ignore[no-untyped-def]
+                 category: list[str], task: list[str]) -> TaskFilter:
     from pydantic import ValidationError
 
     from spa_bench.tasks.repository import TaskFilter
@@ -81,7 +85,7 @@ def list_tasks(
     console.print(table)
 
 
-def _print_counts(records) -> None:  # type: ignore[no-untyped-def]
+def _print_counts(records: list[TaskRecord]) -> None:
     by = Counter((r.language, r.category, r.difficulty) for r in records)
     table = Table(title=f"{len(records)} tasks", title_justify="left")
     for col in ("language", "category", "difficulty 1", "difficulty 2", "difficulty 3", "total"):

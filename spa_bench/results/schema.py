@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from spa_bench.actions import Action
 from spa_bench.tasks.model import Task
 
-RESULTS_SCHEMA_VERSION = 1
+RESULTS_SCHEMA_VERSION: Literal[1] = 1
 
 Termination = Literal[
     "done",  # the agent said the task is done

@@ -10,7 +10,7 @@ from spa_bench.actions import Action
 from spa_bench.tasks.checks import Check
 from spa_bench.tasks.params import ParamSpec, ParamValue, draw_all, instance_seed, placeholders, substitute
 
-TASK_SCHEMA_VERSION = 1
+TASK_SCHEMA_VERSION: Literal[1] = 1
 
 Language = Literal["en", "zh"]
 Category = Literal["single_app", "cross_app"]
@@ -29,7 +29,8 @@ class AppRef(_Model):
 
     package: str = Field(pattern=PACKAGE_PATTERN)
     activity: str | None = Field(None, description="launch activity; the launcher activity when absent")
-    name: dict[Language, str] = Field(min_length=1, description='display names, e.g. {en: Settings, zh: 设置}')
+    name: dict[Language, str] = Field(min_length=1,
+                                      description="display names, e.g. {en: Settings, zh: 设置}")
 
     def display_name(self, language: Language) -> str:
         return self.name.get(language) or next(iter(self.name.values()))

@@ -96,8 +96,8 @@ def _location(loc: Sequence[int | str]) -> str:
     parts: list[str] = []
     previous: int | str | None = None
     for item in loc:
-        if isinstance(item, str) and (isinstance(previous, int) and re.fullmatch(r"[a-z_]+", item)
-                                      and item in _UNION_TAGS or item.startswith("function-")):
+        if isinstance(item, str) and ((isinstance(previous, int) and re.fullmatch(r"[a-z_]+", item)
+                                      and item in _UNION_TAGS) or item.startswith("function-")):
             previous = item
             continue
         parts.append(str(item))
@@ -204,7 +204,8 @@ class TaskRepository:
         return records
 
     def _record(self, path: Path, pos: int, raw: dict[str, Any]) -> TaskRecord:
-        apps = raw.get("apps") if isinstance(raw.get("apps"), list) else []
+        raw_apps = raw.get("apps")
+        apps: list[Any] = raw_apps if isinstance(raw_apps, list) else []
         packages = tuple(str(a.get("package", "")) for a in apps if isinstance(a, dict))
         names = tuple(str(n) for a in apps if isinstance(a, dict) and isinstance(a.get("name"), dict)
                       for n in a["name"].values())

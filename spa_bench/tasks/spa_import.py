@@ -131,6 +131,10 @@ def _cross_app_task(row: dict[str, str], where: str, split_dirs: list[Path],
         apps.append({"package": known.package, "activity": known.activity,
                      "name": {"en": known.en, "zh": known.zh}})
     split = next((d / f"{task_id}.json" for d in split_dirs if (d / f"{task_id}.json").is_file()), None)
+    if split is None:
+        searched = ", ".join(str(d) for d in split_dirs) or "no folder given"
+        raise ImportFormatError(f"{where}: no split file {task_id}.json (searched: {searched}); give "
+                                f"SPA-Bench's cross-app-split folder too")
     return {
         "id": task_id,
         "apps": apps,
@@ -139,7 +143,7 @@ def _cross_app_task(row: dict[str, str], where: str, split_dirs: list[Path],
         "category": "cross_app",
         "instruction": row["task_description"].strip(),
         "golden_steps": _int(row["golden_steps"], f"{where}: column golden_steps"),
-        "subtasks": _subtasks(split) if split else [],
+        "subtasks": _subtasks(split),
         "setup": {"reset": "none"},
         "tags": ["spa-bench", row.get("category", "").strip()] if row.get("category") else ["spa-bench"],
         "source": f"spa-bench:{task_id}",
@@ -187,8 +191,8 @@ def convert(files: Iterable[Path], app_map: dict[str, KnownApp] | None = None) -
     raws: list[tuple[str, dict[str, Any]]] = []
     for path, rows in tables:
         columns = set(rows[0])
-        cross = CROSS_APP_COLUMNS <= columns and "adb_app" not in columns
-        if not cross and not SINGLE_APP_COLUMNS <= columns:
+        cross = columns >= CROSS_APP_COLUMNS and "adb_app" not in columns
+        if not cross and not columns >= SINGLE_APP_COLUMNS:
             need = sorted(SINGLE_APP_COLUMNS - columns)
             raise ImportFormatError(f"{path}: not a SPA-Bench task file; missing columns {', '.join(need)}")
         for n, row in enumerate(rows, start=2):  # line 1 is the header
