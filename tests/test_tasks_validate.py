@@ -118,3 +118,20 @@ def test_missing_tasks_folder_is_one_line_error(tmp_path: Path, capsys: pytest.C
     assert result.code == 2
     assert "does not exist" in result.err
     assert "Traceback" not in result.err
+
+
+def test_the_examples_in_tasks_readme_are_valid(tmp_path: Path) -> None:
+    import re
+
+    from spa_bench.tasks.repository import TaskRepository
+
+    readme = Path(__file__).parents[1] / "tasks" / "README.md"
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", readme.read_text(encoding="utf-8"), re.S)
+              if b.startswith("- id")]
+    assert len(blocks) >= 3
+    (tmp_path / "docs").mkdir()
+    for i, block in enumerate(blocks):
+        (tmp_path / "docs" / f"example_{i}.yaml").write_text(block, encoding="utf-8")
+    valid, problems = TaskRepository(tmp_path).validate()
+    assert problems == []
+    assert valid == len(blocks)
