@@ -2,7 +2,56 @@
 
 from __future__ import annotations
 
+import signal
+from pathlib import Path
+from types import FrameType
+
 import typer
+
+from spa_bench.cli.common import console
 
 app = typer.Typer(help="Run the virtual phone (an Android device in pure Python that speaks ADB).",
                   no_args_is_help=True)
+
+
+@app.command("start")
+def start(
+    port: int = typer.Option(5555, "--port", help="ADB port on 127.0.0.1; the console listens on port - 1."),
+    locale: str = typer.Option("en", "--locale", help="System language: en or zh."),
+    size: str = typer.Option("1080x2400", "--size", help="Screen size WIDTHxHEIGHT in pixels."),
+    data_dir: Path = typer.Option(Path("phone-data"), "--data-dir",
+                                  help="Where the phone keeps its files and snapshots."),
+) -> None:
+    """Run one phone in the foreground until Ctrl-C (or the console's `kill`)."""
+    from dataclasses import replace
+
+    from spa_bench.phone.api import PhoneConfig
+    from spa_bench.phone.server import VirtualPhone, check_locale, parse_size
+
+    width, height = parse_size(size)
+    config = replace(PhoneConfig(), port=port, locale=check_locale(locale), width=width, height=height,
+                     data_dir=data_dir)
+    phone = VirtualPhone(config)
+    phone.start()
+
+    def _on_term(_signum: int, _frame: FrameType | None) -> None:
+        phone.stop()
+
+    previous = signal.signal(signal.SIGTERM, _on_term)
+    try:
+        console.print(f"Virtual phone running: ADB on 127.0.0.1:{config.port}, console on 127.0.0.1:"
+                      f"{config.console_port}, {width}x{height}, locale {config.locale}, data in {data_dir}",
+                      highlight=False)
+        console.print(f"Connect with:  adb connect 127.0.0.1:{config.port}", highlight=False)
+        if 5555 <= config.port <= 5585 and config.port % 2 == 1:
+            console.print(f"(an adb server started after it also lists it as {phone.emulator_serial})",
+                          highlight=False)
+        console.print("Press Ctrl-C to stop.", highlight=False)
+        while not phone.wait(0.5):
+            pass
+        console.print("phone stopped", highlight=False)
+    except KeyboardInterrupt:
+        console.print("stopping the phone...", highlight=False)
+    finally:
+        phone.stop()
+        signal.signal(signal.SIGTERM, previous)

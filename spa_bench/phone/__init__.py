@@ -13,3 +13,31 @@ Layers, each a sub-package with one owner module:
 - `server`   VirtualPhone (one phone with its sockets) and helpers to start N of them.
 Nothing here runs at import time.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spa_bench.phone.api import PhoneConfig
+    from spa_bench.phone.server import PhonePool, VirtualPhone, start_phones
+    from spa_bench.phone.snapshot import SnapshotError
+
+__all__ = ["PhoneConfig", "PhonePool", "SnapshotError", "VirtualPhone", "start_phones"]
+
+# Resolved on first use, so importing a sub-module (e.g. phone.vfs) stays cheap.
+_EXPORTS = {
+    "PhoneConfig": "spa_bench.phone.api",
+    "PhonePool": "spa_bench.phone.server",
+    "VirtualPhone": "spa_bench.phone.server",
+    "start_phones": "spa_bench.phone.server",
+    "SnapshotError": "spa_bench.phone.snapshot",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'spa_bench.phone' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
