@@ -1,0 +1,27 @@
+"""The phone's apps, one small module each, registered by package name.
+
+Built-in apps are lazy `module:Class` entries; outside packages add apps through the
+`spa_bench.phone_apps` entry-point group, and code can use `@register_app`.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from spa_bench.phone.apps.base import Activity, ActivityRecord, App, AppContext
+from spa_bench.registry import Registry
+
+APPS: Registry[type[App]] = Registry("app", "spa_bench.phone_apps")
+APPS.add_lazy("com.google.android.apps.nexuslauncher", "spa_bench.phone.apps.launcher:Launcher")
+APPS.add_lazy("com.android.settings", "spa_bench.phone.apps.settings:SettingsApp")
+
+A = TypeVar("A", bound=type[App])
+
+
+def register_app(cls: A) -> A:
+    """Class decorator: install an app on every phone started afterwards."""
+    APPS.add(cls.package, cls)
+    return cls
+
+
+__all__ = ["APPS", "Activity", "ActivityRecord", "App", "AppContext", "register_app"]

@@ -1,0 +1,177 @@
+"""What an app is: a class with screens (activities) built from views, registered by package name.
+
+An app only sees the OS through `AppContext`. An activity keeps all of its screen state (scroll
+offsets, field texts, an open dialog) in its `ActivityRecord`, a JSON-able value, so that a snapshot
+rebuilds the exact screen and leaving and re-entering an app shows the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+from spa_bench.phone.api import Locale, PackageInfo
+from spa_bench.phone.i18n import Strings
+from spa_bench.phone.ui import EditText, Kit, Rect, ScrollList, View
+
+if TYPE_CHECKING:
+    from spa_bench.phone.system.clock import PhoneClock
+    from spa_bench.phone.system.providers import ContentProvider
+
+
+@dataclass
+class ActivityRecord:
+    """One entry of a task's back stack."""
+
+    activity: str
+    args: dict[str, Any] = field(default_factory=dict)
+    ui: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"activity": self.activity, "args": self.args, "ui": self.ui}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ActivityRecord:
+        return cls(str(data["activity"]), dict(data.get("args") or {}), dict(data.get("ui") or {}))
+
+
+class AppContext(Protocol):
+    """The OS services an app may use."""
+
+    package: str
+
+    @property
+    def locale(self) -> Locale: ...
+
+    @property
+    def kit(self) -> Kit: ...
+
+    @property
+    def clock(self) -> PhoneClock: ...
+
+    def settings_get(self, namespace: str, key: str) -> str | None: ...
+
+    def settings_put(self, namespace: str, key: str, value: str) -> None: ...
+
+    def set_locale(self, locale: Locale) -> None: ...
+
+    def start_activity(self, activity: str, args: dict[str, Any] | None = None,
+                       package: str | None = None) -> None: ...
+
+    def finish(self) -> None: ...
+
+    def toast(self, message: str) -> None: ...
+
+    def invalidate(self) -> None: ...
+
+    def data_dir(self) -> Path: ...
+
+    def packages(self) -> list[PackageInfo]: ...
+
+    def launch(self, package: str) -> None: ...
+
+    def storage_used(self, path: str) -> int: ...
+
+    def getprop(self) -> dict[str, str]: ...
+
+    def force_stop(self, package: str) -> None: ...
+
+    def clear_package(self, package: str) -> None: ...
+
+
+class Activity:
+    """A screen. `build` turns the app's state and `self.record` into a view tree for `area`."""
+
+    name: ClassVar[str]
+
+    def __init__(self, app: App, record: ActivityRecord) -> None:
+        self.app = app
+        self.ctx = app.ctx
+        self.record = record
+
+    @property
+    def kit(self) -> Kit:
+        return self.ctx.kit
+
+    def t(self, key: str, **fmt: object) -> str:
+        return self.app.strings.get(self.ctx.locale, key, **fmt)
+
+    def build(self, area: Rect) -> View:
+        raise NotImplementedError
+
+    def on_back(self) -> bool:
+        """Handle BACK inside the screen (close a dialog ...); False lets the OS pop the activity."""
+        if self.record.ui.get("dialog"):
+            self.set_ui("dialog", None)
+            return True
+        return False
+
+    # -- screen state ---------------------------------------------------------------------------------
+    def ui(self, key: str, default: Any = None) -> Any:
+        return self.record.ui.get(key, default)
+
+    def set_ui(self, key: str, value: Any) -> None:
+        if value is None:
+            self.record.ui.pop(key, None)
+        else:
+            self.record.ui[key] = value
+        self.ctx.invalidate()
+
+    def setter(self, key: str, value: Any) -> Callable[[], None]:
+        return lambda: self.set_ui(key, value)
+
+    def scroll_list(self, area: Rect, rows: list[View], key: str = "scroll", rid: str = "",
+                    padding_bottom: int = 0) -> ScrollList:
+        """A list whose offset lives in the record under `key`."""
+        return ScrollList(area, rows, int(self.ui(key, 0)), lambda off: self.set_ui(key, off), rid=rid,
+                          padding_bottom=padding_bottom)
+
+    def text_field(self, rect: Rect, key: str, hint: str, rid: str = "android:id/edit",
+                   on_submit: Callable[[], None] | None = None, password: bool = False) -> EditText:
+        """A field whose text lives in the record under `text:<key>`, focused when `focus == key`."""
+        return self.kit.text_field(rect, key, str(self.ui(f"text:{key}", "")), hint,
+                                   self.ui("focus") == key, lambda v: self.set_ui(f"text:{key}", v),
+                                   on_submit, rid=rid, password=password)
+
+
+class App:
+    """An installed app. Subclasses set the class attributes and list their activities."""
+
+    package: ClassVar[str]
+    label_en: ClassVar[str]
+    label_zh: ClassVar[str]
+    launcher_activity: ClassVar[str | None] = None
+    apk_path: ClassVar[str] = ""
+    icon: ClassVar[str] = "apps"
+    hue: ClassVar[str] = "blue"
+    activities: ClassVar[tuple[type[Activity], ...]] = ()
+    strings: ClassVar[Strings] = Strings({})
+
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+
+    @classmethod
+    def info(cls) -> PackageInfo:
+        return PackageInfo(cls.package, cls.label_en, cls.label_zh, cls.launcher_activity,
+                           cls.apk_path or f"/system/app/{cls.__name__}/{cls.__name__}.apk")
+
+    @classmethod
+    def activity_class(cls, name: str) -> type[Activity]:
+        """Resolve a fully qualified or `.Short` activity name; KeyError if unknown."""
+        full = cls.package + name if name.startswith(".") else name
+        for a in cls.activities:
+            if a.name == full:
+                return a
+        raise KeyError(f"{cls.package}/{name}")
+
+    def create(self, record: ActivityRecord) -> Activity:
+        return self.activity_class(record.activity)(self, record)
+
+    def providers(self) -> dict[str, ContentProvider]:
+        """Content provider authorities this app serves (`content://<authority>/...`)."""
+        return {}
+
+    def on_data_cleared(self) -> None:
+        """Called after `pm clear` removed the app's files, to recreate empty databases."""

@@ -1,0 +1,87 @@
+"""`AppContext` for one package: the narrow view of the OS that an app's code gets."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from spa_bench.phone.api import Locale, PackageInfo
+from spa_bench.phone.ui import Kit
+
+if TYPE_CHECKING:
+    from spa_bench.phone.system.clock import PhoneClock
+    from spa_bench.phone.system.phone_os import PhoneOS
+
+
+class OsAppContext:
+    def __init__(self, system: PhoneOS, package: str) -> None:
+        self._os = system
+        self.package = package
+
+    @property
+    def locale(self) -> Locale:
+        return self._os.locale
+
+    @property
+    def kit(self) -> Kit:
+        return self._os.kit
+
+    @property
+    def clock(self) -> PhoneClock:
+        return self._os.clock
+
+    def settings_get(self, namespace: str, key: str) -> str | None:
+        return self._os.settings_get(namespace, key)
+
+    def settings_put(self, namespace: str, key: str, value: str) -> None:
+        self._os.settings_put(namespace, key, value)
+
+    def set_locale(self, locale: Locale) -> None:
+        self._os.set_locale(locale)
+
+    def start_activity(self, activity: str, args: dict[str, Any] | None = None,
+                       package: str | None = None) -> None:
+        self._os.open_activity(package or self.package, activity, args or {})
+
+    def finish(self) -> None:
+        self._os.finish_activity(self.package)
+
+    def toast(self, message: str) -> None:
+        self._os.show_toast(message)
+
+    def invalidate(self) -> None:
+        self._os.invalidate()
+
+    def data_dir(self) -> Path:
+        """Host path of /data/data/<package>, created on demand."""
+        path = self._os.fs.host_path(f"/data/data/{self.package}")
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    def packages(self) -> list[PackageInfo]:
+        return self._os.packages()
+
+    def launch(self, package: str) -> None:
+        self._os.start_activity(package)
+
+    def storage_used(self, path: str) -> int:
+        """Bytes in files under a virtual path (for the Storage screen)."""
+        root = self._os.fs.host_path(path)
+        total = 0
+        for dirpath, _dirs, files in os.walk(root):
+            for name in files:
+                try:
+                    total += os.lstat(os.path.join(dirpath, name)).st_size
+                except OSError:
+                    pass
+        return total
+
+    def getprop(self) -> dict[str, str]:
+        return self._os.getprop()
+
+    def force_stop(self, package: str) -> None:
+        self._os.force_stop(package)
+
+    def clear_package(self, package: str) -> None:
+        self._os.clear_package(package)

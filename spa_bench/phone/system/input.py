@@ -1,0 +1,236 @@
+"""Input: taps and swipes hit-tested on the current view tree, keys, text into the focused field,
+the clipboard and ADBKeyboard's broadcasts."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from spa_bench.phone.system.keyboard import ImeState
+from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.ui import EditText, Frame, ScrollList, View
+
+if TYPE_CHECKING:
+    from spa_bench.phone.apps import App
+    from spa_bench.phone.ui import Kit
+
+KEY_HOME, KEY_BACK, KEY_ENTER, KEY_DEL, KEY_APP_SWITCH, KEY_MENU = 3, 4, 66, 67, 187, 82
+KEY_SPACE, KEY_FORWARD_DEL, KEY_TAB, KEY_ESCAPE = 62, 112, 61, 111
+# KEYCODE_0..9 = 7..16, KEYCODE_A..Z = 29..54, and a few punctuation keys that `input keyevent` types.
+_PRINTABLE: dict[int, str] = {**{7 + i: str(i) for i in range(10)},
+                              **{29 + i: chr(ord("a") + i) for i in range(26)},
+                              KEY_SPACE: " ", 55: ",", 56: ".", 69: "-", 70: "=", 71: "[", 72: "]",
+                              73: "\\", 74: ";", 75: "'", 76: "/", 77: "@", 81: "+"}
+LONG_PRESS_MS = 500
+# ADBKeyboard's EditorInfo IME actions: 2 GO, 3 SEARCH, 4 SEND, 5 NEXT, 6 DONE.
+_SUBMIT_ACTIONS = {2, 3, 4, 5, 6}
+
+
+class InputMixin:
+    lock: threading.RLock
+    tasks: TaskManager
+    ime: ImeState
+    clipboard: str
+    recents_open: bool
+    recents_scroll: int
+    apps: dict[str, App]
+    frame: Callable[[], Frame]
+    invalidate: Callable[[], None]
+    go_home: Callable[[], None]
+    _thumbs: dict[str, object]
+
+    @property
+    def kit(self) -> Kit: ...  # provided by PhoneOS
+
+    # -- touch ----------------------------------------------------------------------------------------
+    def tap(self, x: int, y: int) -> None:
+        with self.lock:
+            view = self.frame().hit(x, y)
+            if view is None:
+                return
+            if isinstance(view, EditText):
+                self._focus(view)
+            elif view.on_tap_at is not None:
+                view.on_tap_at(x, y)
+            elif view.on_click is not None and view.enabled:
+                view.on_click()
+            self.invalidate()
+
+    def long_press(self, x: int, y: int, duration_ms: int = 1000) -> None:
+        with self.lock:
+            view = self.frame().hit(x, y)
+            if view is None:
+                return
+            if view.on_long_click is not None:
+                view.on_long_click()
+            elif isinstance(view, EditText):
+                self._focus(view)
+            self.invalidate()
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        with self.lock:
+            dx, dy = x2 - x1, y2 - y1
+            slop = self.kit.dp(8)
+            if abs(dx) <= slop and abs(dy) <= slop:
+                if duration_ms >= LONG_PRESS_MS:
+                    self.long_press(x1, y1, duration_ms)
+                else:
+                    self.tap(x1, y1)
+                return
+            direction = ("up" if dy < 0 else "down") if abs(dy) >= abs(dx) else ("left" if dx < 0 else "right")
+            path = self.frame().path_to(x1, y1)
+            for view in reversed(path):
+                if isinstance(view, ScrollList) and direction in ("up", "down") and view.scroll_by(-dy):
+                    break
+                if view.on_swipe is not None and view.on_swipe(direction):
+                    break
+            self.invalidate()
+
+    def _focus(self, field: EditText) -> None:
+        record = self.tasks.top()
+        record.ui["focus"] = field.key
+        self.ime.visible = True
+
+    # -- keys -----------------------------------------------------------------------------------------
+    def press_key(self, keycode: int) -> None:
+        with self.lock:
+            if keycode == KEY_HOME:
+                self._key_home()
+            elif keycode in (KEY_BACK, KEY_ESCAPE):
+                self._key_back()
+            elif keycode == KEY_APP_SWITCH:
+                self._key_recents()
+            elif keycode == KEY_ENTER:
+                self._edit_enter()
+            elif keycode == KEY_DEL:
+                self._edit_delete()
+            elif keycode == KEY_TAB:
+                self._edit_insert("\t")
+            elif keycode in _PRINTABLE:
+                self._edit_insert(_PRINTABLE[keycode])
+            self.invalidate()
+
+    def _key_home(self) -> None:
+        self.go_home()
+
+    def _key_recents(self) -> None:
+        if self.recents_open:
+            self.recents_open = False
+        else:
+            self.recents_open = True
+            self.recents_scroll = 0
+            self.ime.visible = False
+            self._thumbs.clear()
+        self.invalidate()
+
+    def _key_back(self) -> None:
+        self.invalidate()
+        if self.recents_open:
+            self.recents_open = False
+            return
+        record = self.tasks.top()
+        if self.ime.visible and record.ui.get("focus"):
+            self.ime.visible = False
+            return
+        app = self.apps[self.tasks.front]
+        if app.create(record).on_back():
+            return
+        record.ui.pop("focus", None)
+        if self.tasks.front == LAUNCHER:
+            return
+        if not self.tasks.pop():
+            self.tasks.go_home()
+
+    # -- text -----------------------------------------------------------------------------------------
+    def _focused_field(self) -> EditText | None:
+        frame = self.frame()
+        if not frame.windows:
+            return None
+        for view in frame.windows[0].root.walk():
+            if isinstance(view, EditText) and view.focused:
+                return view
+        return None
+
+    def _edit_insert(self, text: str) -> None:
+        field = self._focused_field()
+        if field is not None and text:
+            field.on_change(field.value + text)
+
+    def _edit_delete(self) -> None:
+        field = self._focused_field()
+        if field is not None and field.value:
+            field.on_change(field.value[:-1])
+
+    def _edit_enter(self) -> None:
+        field = self._focused_field()
+        if field is None:
+            return
+        if field.on_submit is not None:
+            field.on_submit()
+        else:
+            self.ime.visible = False
+
+    def _edit_clear(self) -> None:
+        field = self._focused_field()
+        if field is not None:
+            field.on_change("")
+
+    def input_text(self, text: str) -> None:
+        with self.lock:
+            self._edit_insert(text)
+            self.invalidate()
+
+    def get_clipboard(self) -> str:
+        with self.lock:
+            return self.clipboard
+
+    def set_clipboard(self, text: str) -> None:
+        with self.lock:
+            self.clipboard = text
+
+    def paste_clipboard(self) -> None:
+        """Paste into the focused field (uiautomator2's send_keys path uses this)."""
+        with self.lock:
+            self._edit_insert(self.clipboard)
+            self.invalidate()
+
+    # -- broadcasts -----------------------------------------------------------------------------------
+    def broadcast(self, action: str, extras: dict[str, str]) -> tuple[int, str]:
+        """ADBKeyboard's actions type into the focused field; other actions are delivered to no one."""
+        with self.lock:
+            if action == "ADB_INPUT_TEXT":
+                self._edit_insert(extras.get("msg", ""))
+            elif action == "ADB_INPUT_B64":
+                try:
+                    text = base64.b64decode(extras.get("msg", ""), validate=False).decode("utf-8")
+                except (binascii.Error, UnicodeDecodeError):
+                    return 0, ""
+                self._edit_insert(text)
+            elif action == "ADB_CLEAR_TEXT":
+                self._edit_clear()
+            elif action == "ADB_INPUT_CODE":
+                code = _int(extras.get("code"))
+                if code is not None:
+                    self.press_key(code)
+            elif action == "ADB_EDITOR_CODE":
+                code = _int(extras.get("code"))
+                if code in _SUBMIT_ACTIONS:
+                    self._edit_enter()
+            elif action == "ADB_INPUT_CHARS":
+                chars = [_int(c) for c in extras.get("chars", "").split(",")]
+                self._edit_insert("".join(chr(c) for c in chars if c is not None and 0 < c < 0x110000))
+            self.invalidate()
+            return 0, ""
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
+__all__ = ["InputMixin", "View"]

@@ -1,0 +1,71 @@
+"""Packages that are part of the system rather than apps with screens, and `getprop`."""
+
+from __future__ import annotations
+
+import hashlib
+
+from spa_bench.phone.api import Locale, PackageInfo, PhoneConfig
+from spa_bench.phone.i18n import locale_tag
+
+SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
+    PackageInfo("android", "Android System", "Android 系统", None, "/system/framework/framework-res.apk"),
+    PackageInfo("com.android.systemui", "System UI", "系统界面", None,
+                "/system_ext/priv-app/SystemUIGoogle/SystemUIGoogle.apk"),
+    PackageInfo("com.android.providers.settings", "Settings Storage", "设置存储", None,
+                "/system/priv-app/SettingsProvider/SettingsProvider.apk"),
+    PackageInfo("com.android.inputmethod.latin", "Android Keyboard (AOSP)", "Android 键盘 (AOSP)", None,
+                "/system/app/LatinIME/LatinIME.apk"),
+    PackageInfo("com.android.adbkeyboard", "ADBKeyboard", "ADBKeyboard", None,
+                "/data/app/com.android.adbkeyboard-1/base.apk", system=False),
+    PackageInfo("com.android.shell", "Shell", "Shell", None, "/system/priv-app/Shell/Shell.apk"),
+)
+
+
+def build_id(config: PhoneConfig) -> str:
+    return f"UQ1A.{config.sdk}0105.002"
+
+
+def serial_number(config: PhoneConfig) -> str:
+    """A stable serial derived from the phone's port and model (what `ro.serialno` reports)."""
+    return hashlib.sha1(f"{config.model}:{config.port}".encode()).hexdigest()[:12].upper()
+
+
+def properties(config: PhoneConfig, locale: Locale) -> dict[str, str]:
+    bid = build_id(config)
+    fingerprint = (f"{config.manufacturer}/{config.product}/{config.device}:{config.android_release}/"
+                   f"{bid}/11583682:user/release-keys")
+    tag = locale_tag(locale)
+    props = {
+        "ro.product.model": config.model,
+        "ro.product.name": config.product,
+        "ro.product.device": config.device,
+        "ro.product.brand": config.manufacturer,
+        "ro.product.manufacturer": config.manufacturer,
+        "ro.product.board": config.device,
+        "ro.product.cpu.abi": "x86_64",
+        "ro.product.cpu.abilist": "x86_64,arm64-v8a",
+        "ro.product.locale": locale_tag("en"),
+        "ro.build.version.release": config.android_release,
+        "ro.build.version.release_or_codename": config.android_release,
+        "ro.build.version.sdk": str(config.sdk),
+        "ro.build.version.security_patch": "2024-01-05",
+        "ro.build.id": bid,
+        "ro.build.display.id": f"{config.product}-user {config.android_release} {bid} 11583682 release-keys",
+        "ro.build.type": "user",
+        "ro.build.tags": "release-keys",
+        "ro.build.fingerprint": fingerprint,
+        "ro.build.characteristics": "default",
+        "ro.serialno": serial_number(config),
+        "ro.boot.serialno": serial_number(config),
+        "ro.sf.lcd_density": str(config.density),
+        "ro.kernel.qemu": "0",
+        "ro.debuggable": "0",
+        "ro.secure": "1",
+        "persist.sys.locale": tag,
+        "persist.sys.timezone": "UTC",
+        "sys.boot_completed": "1",
+        "dev.bootcomplete": "1",
+        "init.svc.adbd": "running",
+        "service.adb.root": "0",
+    }
+    return dict(sorted(props.items()))

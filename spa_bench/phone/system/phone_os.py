@@ -1,0 +1,314 @@
+"""PhoneOS: the virtual phone's operating system, implementing `PhoneSystem` from `phone.api`.
+
+All state that decides what is on screen lives in a few places: the settings database, the task
+stacks (with each activity's JSON screen state), the keyboard state, the clipboard and a toast. Every
+change bumps `version`; the view tree, the rendered frame and the PNG are built once per version and
+reused by screenshots, dumps and hit tests, so they always describe the same screen.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import threading
+from typing import Any
+
+from PIL import Image
+
+from spa_bench.phone.api import Locale, PackageInfo, PhoneConfig, ProviderRow
+from spa_bench.phone.apps import APPS, App
+from spa_bench.phone.apps.base import ActivityRecord
+from spa_bench.phone.i18n import locale_tag, parse_locale
+from spa_bench.phone.system.clock import PhoneClock
+from spa_bench.phone.system.context import OsAppContext
+from spa_bench.phone.system.input import InputMixin
+from spa_bench.phone.system.keyboard import ImeState
+from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties
+from spa_bench.phone.system.providers import ProviderRegistry, SettingsProvider, Value
+from spa_bench.phone.system.screen import ScreenMixin
+from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
+from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.ui import Kit, Metrics, palette
+from spa_bench.phone.vfs import VirtualFS
+
+STATE_VERSION = 1
+
+
+class PhoneOS(ScreenMixin, InputMixin):
+    """The OS of one virtual phone. Thread-safe: every public method holds `self.lock`."""
+
+    def __init__(self, config: PhoneConfig, fs: VirtualFS, clock: PhoneClock | None = None) -> None:
+        self.config = config
+        self.fs = fs
+        self.lock = threading.RLock()
+        self.metrics = Metrics(config.width, config.height, config.density)
+        self.clock = clock or PhoneClock()
+        self.version = 0
+        self.tasks = TaskManager()
+        self.ime = ImeState()
+        self.clipboard = ""
+        self.recents_open = False
+        self.recents_scroll = 0
+        self.toast_message: str | None = None
+        self.toast_until = 0.0
+        self.battery_level = 100
+        self._init_screen_cache()
+        fs.ensure_layout()
+        self.settings = SettingsStore(fs.host_path(DB_PATH))
+        self.settings.ensure({"system": {"system_locales": locale_tag(config.locale)}})
+        self.settings.put("system", "system_locales", locale_tag(config.locale))
+        self.apps: dict[str, App] = {}
+        for name in APPS.names():
+            app_cls = APPS.get(name)
+            self.apps[app_cls.package] = app_cls(OsAppContext(self, app_cls.package))
+        self.providers = ProviderRegistry()
+        self._register_providers()
+
+    def _register_providers(self) -> None:
+        self.providers.unregister_all()
+        self.providers.register("settings", SettingsProvider(lambda: self.settings.path, self._settings_changed))
+        for app in self.apps.values():
+            for authority, provider in app.providers().items():
+                self.providers.register(authority, provider)
+
+    def _settings_changed(self) -> None:
+        self.settings.invalidate()
+        self.invalidate()
+
+    # -- state helpers -----------------------------------------------------------------------------------
+    def invalidate(self) -> None:
+        """Mark the screen stale; the next screenshot/dump/tap rebuilds it."""
+        with self.lock:
+            self.version += 1
+
+    @property
+    def locale(self) -> Locale:
+        return parse_locale(self.settings.get("system", "system_locales"), self.config.locale)
+
+    @property
+    def dark(self) -> bool:
+        return self.settings.get("secure", "ui_night_mode") == "2"
+
+    @property
+    def kit(self) -> Kit:
+        return Kit(self.metrics, palette(self.dark))
+
+    def set_locale(self, locale: Locale) -> None:
+        with self.lock:
+            self.settings_put("system", "system_locales", locale_tag(locale))
+
+    def app(self, package: str) -> App:
+        try:
+            return self.apps[package]
+        except KeyError:
+            raise KeyError(package) from None
+
+    # -- activity manager ---------------------------------------------------------------------------------
+    def start_activity(self, package: str, activity: str | None = None,
+                       extras: dict[str, str] | None = None) -> str:
+        with self.lock:
+            app = self.app(package)
+            name = activity or app.launcher_activity
+            if name is None:
+                raise KeyError(f"{package} has no launcher activity")
+            cls = app.activity_class(name)
+            self.open_activity(package, cls.name, dict(extras or {}))
+            return f"{package}/{cls.name}"
+
+    def open_activity(self, package: str, activity: str, args: dict[str, Any]) -> None:
+        """Start an activity (apps call this through their context)."""
+        with self.lock:
+            app = self.app(package)
+            cls = app.activity_class(activity)
+            self._leave_screen()
+            if package == LAUNCHER:
+                self.tasks.go_home()
+            else:
+                self.tasks.start(package, ActivityRecord(cls.name, args), app.launcher_activity)
+            self.invalidate()
+
+    def finish_activity(self, package: str) -> None:
+        with self.lock:
+            if self.tasks.front == package and not self.tasks.pop():
+                self.tasks.go_home()
+            self.ime.visible = False
+            self.invalidate()
+
+    def go_home(self) -> None:
+        with self.lock:
+            self._leave_screen()
+            self.tasks.go_home()
+            launcher = self.tasks.top(LAUNCHER)
+            launcher.ui.pop("drawer", None)
+            launcher.ui.pop("focus", None)
+            self.invalidate()
+
+    def _leave_screen(self) -> None:
+        self.recents_open = False
+        self.ime.visible = False
+
+    def force_stop(self, package: str) -> None:
+        with self.lock:
+            if package not in self.apps and package not in {p.name for p in SYSTEM_PACKAGES}:
+                return  # `am force-stop` of an unknown package is silently ignored
+            self.tasks.remove(package)
+            self.invalidate()
+
+    def current_focus(self) -> tuple[str, str]:
+        with self.lock:
+            return self.tasks.front, self.tasks.top().activity
+
+    def show_toast(self, message: str, seconds: float = 2.5) -> None:
+        with self.lock:
+            self.toast_message = message
+            self.toast_until = self.clock.monotonic() + seconds
+            self.invalidate()
+
+    # -- package manager ----------------------------------------------------------------------------------
+    def packages(self) -> list[PackageInfo]:
+        with self.lock:
+            found = {a.info().name: a.info() for a in self.apps.values()}
+            for p in SYSTEM_PACKAGES:
+                found.setdefault(p.name, p)
+            return [found[n] for n in sorted(found)]
+
+    def clear_package(self, package: str) -> None:
+        with self.lock:
+            if package not in {p.name for p in self.packages()}:
+                raise KeyError(package)
+            self.force_stop(package)
+            data = self.fs.host_path(f"/data/data/{package}")
+            if data.is_dir():
+                for child in data.iterdir():
+                    if child.is_dir() and not child.is_symlink():
+                        shutil.rmtree(child)
+                    else:
+                        child.unlink()
+            if package == SETTINGS_PACKAGE:
+                self.settings.invalidate()
+                self.settings.ensure({"system": {"system_locales": locale_tag(self.config.locale)}})
+            if package in self.apps:
+                self.apps[package].on_data_cleared()
+            self.invalidate()
+
+    # -- settings and properties --------------------------------------------------------------------------
+    def settings_get(self, namespace: str, key: str) -> str | None:
+        with self.lock:
+            return self.settings.get(namespace, key)
+
+    def settings_put(self, namespace: str, key: str, value: str) -> None:
+        with self.lock:
+            if self.settings.put(namespace, key, value):
+                self.invalidate()
+
+    def settings_delete(self, namespace: str, key: str) -> bool:
+        with self.lock:
+            deleted = self.settings.delete(namespace, key)
+            self.invalidate()
+            return deleted
+
+    def settings_list(self, namespace: str) -> dict[str, str]:
+        with self.lock:
+            return self.settings.list(namespace)
+
+    def getprop(self) -> dict[str, str]:
+        with self.lock:
+            return properties(self.config, self.locale)
+
+    # -- content providers --------------------------------------------------------------------------------
+    def content_query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
+                      sort: str | None = None) -> list[ProviderRow]:
+        with self.lock:
+            provider, path = self.providers.resolve(uri)
+            return provider.query(path, projection, where, sort)
+
+    def content_insert(self, uri: str, values: dict[str, Value]) -> str:
+        with self.lock:
+            provider, path = self.providers.resolve(uri)
+            result = provider.insert(path, values)
+            self.invalidate()
+            return result
+
+    def content_update(self, uri: str, values: dict[str, Value], where: str | None = None) -> int:
+        with self.lock:
+            provider, path = self.providers.resolve(uri)
+            count = provider.update(path, values, where)
+            self.invalidate()
+            return count
+
+    def content_delete(self, uri: str, where: str | None = None) -> int:
+        with self.lock:
+            provider, path = self.providers.resolve(uri)
+            count = provider.delete(path, where)
+            self.invalidate()
+            return count
+
+    # -- snapshots ----------------------------------------------------------------------------------------
+    def save_state(self) -> dict[str, object]:
+        with self.lock:
+            return {
+                "state_version": STATE_VERSION,
+                "tasks": self.tasks.to_json(),
+                "ime": self.ime.to_json(),
+                "clipboard": self.clipboard,
+                "locale": self.locale,
+                "recents_open": self.recents_open,
+                "recents_scroll": self.recents_scroll,
+                "clock_offset_s": self.clock.offset.total_seconds(),
+            }
+
+    def load_state(self, state: dict[str, object]) -> None:
+        from datetime import timedelta
+
+        with self.lock:
+            self.settings.invalidate()
+            self.settings.ensure()
+            tasks = state.get("tasks")
+            self.tasks = TaskManager()
+            if isinstance(tasks, dict):
+                self.tasks.load_json(tasks)
+            self.ime = ImeState.from_json(state.get("ime"))
+            self.clipboard = str(state.get("clipboard") or "")
+            self.recents_open = bool(state.get("recents_open"))
+            scroll = state.get("recents_scroll")
+            self.recents_scroll = int(scroll) if isinstance(scroll, int | float) else 0
+            offset = state.get("clock_offset_s")
+            self.clock.offset = timedelta(seconds=float(offset) if isinstance(offset, int | float) else 0.0)
+            if self.settings.get("system", "system_locales") is None and state.get("locale") in ("en", "zh"):
+                self.settings.put("system", "system_locales", locale_tag(parse_locale(str(state["locale"]))))
+            self.toast_message = None
+            self._register_providers()
+            self._init_screen_cache()
+            self.invalidate()
+
+    def close(self) -> None:
+        with self.lock:
+            self._init_screen_cache()
+
+    # -- screen (cached by version) ----------------------------------------------------------------------
+    def screen_size(self) -> tuple[int, int]:
+        return self.config.width, self.config.height
+
+    def screenshot(self) -> Image.Image:
+        with self.lock:
+            return self.rendered().copy()
+
+    def screenshot_png(self) -> bytes:
+        with self.lock:
+            key = self.frame_key()
+            if self._png is None or self._png_key != key:
+                buf = io.BytesIO()
+                self.rendered().save(buf, format="PNG", compress_level=1)
+                self._png, self._png_key = buf.getvalue(), key
+            return self._png
+
+    def dump_hierarchy(self, compressed: bool = False) -> str:
+        from spa_bench.phone.ui import dump
+
+        with self.lock:
+            return dump(self.frame(), compressed)
+
+    def keyboard_shown(self) -> bool:
+        with self.lock:
+            self.frame()
+            return self._keyboard_in_frame

@@ -1,0 +1,173 @@
+"""Content providers: `content://<authority>/<path>` URIs routed to the app that serves them.
+
+`SqliteTableProvider` serves the tables of an app's SQLite file directly (`content://auth/table[/id]`),
+which is all most apps need; the settings provider is one of them with an extra `/name` form.
+`where` is an SQL expression, as with Android's `content --where`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from spa_bench.phone.api import ProviderError, ProviderRow
+
+Value = str | int | float | None
+
+
+class ContentProvider(Protocol):
+    def query(self, path: list[str], projection: list[str] | None, where: str | None,
+              sort: str | None) -> list[ProviderRow]: ...
+
+    def insert(self, path: list[str], values: dict[str, Value]) -> str: ...
+
+    def update(self, path: list[str], values: dict[str, Value], where: str | None) -> int: ...
+
+    def delete(self, path: list[str], where: str | None) -> int: ...
+
+
+def parse_uri(uri: str) -> tuple[str, list[str]]:
+    if not uri.startswith("content://"):
+        raise ProviderError(f"Invalid URI: {uri}")
+    rest = uri[len("content://"):].split("?")[0]
+    authority, _, path = rest.partition("/")
+    return authority, [p for p in path.split("/") if p]
+
+
+class ProviderRegistry:
+    def __init__(self) -> None:
+        self._providers: dict[str, ContentProvider] = {}
+
+    def register(self, authority: str, provider: ContentProvider) -> None:
+        self._providers[authority] = provider
+
+    def unregister_all(self) -> None:
+        self._providers.clear()
+
+    def authorities(self) -> list[str]:
+        return sorted(self._providers)
+
+    def resolve(self, uri: str) -> tuple[ContentProvider, list[str]]:
+        authority, path = parse_uri(uri)
+        provider = self._providers.get(authority)
+        if provider is None:
+            raise ProviderError(f"Could not find provider: {authority}")
+        return provider, path
+
+
+def _column(name: str) -> str:
+    """A quoted column name; quotes inside names are refused rather than escaped."""
+    if not name or '"' in name:
+        raise ProviderError(f"invalid column name {name!r}")
+    return f'"{name}"'
+
+
+def _where(extra: str | None, where: str | None) -> str:
+    parts = [f"({w})" for w in (extra, where) if w]
+    return f" WHERE {' AND '.join(parts)}" if parts else ""
+
+
+class SqliteTableProvider:
+    """Serves `content://<authority>/<table>[/<_id>]` from one SQLite file."""
+
+    def __init__(self, authority: str, db: Callable[[], Path], tables: Sequence[str],
+                 on_change: Callable[[], None] = lambda: None) -> None:
+        self.authority = authority
+        self.db = db
+        self.tables = tuple(tables)
+        self.on_change = on_change
+
+    def _target(self, path: list[str]) -> tuple[str, str | None]:
+        if not path or path[0] not in self.tables:
+            raise ProviderError(f"Unknown URI content://{self.authority}/{'/'.join(path)}")
+        extra = None
+        if len(path) > 1:
+            extra = self.row_filter(path[0], path[1])
+        return path[0], extra
+
+    def row_filter(self, table: str, segment: str) -> str:
+        if not segment.isdigit():
+            raise ProviderError(f"Unknown URI content://{self.authority}/{table}/{segment}")
+        return f"_id = {int(segment)}"
+
+    def _connect(self) -> sqlite3.Connection:
+        path = self.db()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return sqlite3.connect(path, timeout=5.0, isolation_level=None)
+
+    def query(self, path: list[str], projection: list[str] | None, where: str | None,
+              sort: str | None) -> list[ProviderRow]:
+        table, extra = self._target(path)
+        cols = ", ".join(_column(c) for c in projection) if projection else "*"
+        sql = f"SELECT {cols} FROM {table}{_where(extra, where)}" + (f" ORDER BY {sort}" if sort else "")
+        conn = self._connect()
+        try:
+            cur = conn.execute(sql)
+            names = [d[0] for d in cur.description or ()]
+            return [ProviderRow(dict(zip(names, row, strict=True))) for row in cur.fetchall()]
+        except sqlite3.Error as exc:
+            raise ProviderError(str(exc)) from exc
+        finally:
+            conn.close()
+
+    def insert(self, path: list[str], values: dict[str, Value]) -> str:
+        table, _ = self._target(path)
+        names = [_column(n) for n in values]
+        sql = (f"INSERT INTO {table} ({', '.join(names)}) "
+               f"VALUES ({', '.join('?' for _ in names)})")
+        conn = self._connect()
+        try:
+            cur = conn.execute(sql, list(values.values()))
+            row_id = cur.lastrowid
+        except sqlite3.Error as exc:
+            raise ProviderError(str(exc)) from exc
+        finally:
+            conn.close()
+        self.on_change()
+        return f"content://{self.authority}/{table}/{row_id}"
+
+    def update(self, path: list[str], values: dict[str, Value], where: str | None) -> int:
+        table, extra = self._target(path)
+        sets = ", ".join(f"{_column(n)} = ?" for n in values)
+        conn = self._connect()
+        try:
+            count = conn.execute(f"UPDATE {table} SET {sets}{_where(extra, where)}", list(values.values())).rowcount
+        except sqlite3.Error as exc:
+            raise ProviderError(str(exc)) from exc
+        finally:
+            conn.close()
+        self.on_change()
+        return count
+
+    def delete(self, path: list[str], where: str | None) -> int:
+        table, extra = self._target(path)
+        conn = self._connect()
+        try:
+            count = conn.execute(f"DELETE FROM {table}{_where(extra, where)}").rowcount
+        except sqlite3.Error as exc:
+            raise ProviderError(str(exc)) from exc
+        finally:
+            conn.close()
+        self.on_change()
+        return count
+
+
+class SettingsProvider(SqliteTableProvider):
+    """`content://settings/<system|secure|global>[/<name>]`, rows (_id, name, value)."""
+
+    def __init__(self, db: Callable[[], Path], on_change: Callable[[], None]) -> None:
+        super().__init__("settings", db, ("system", "secure", "global"), on_change)
+
+    def row_filter(self, table: str, segment: str) -> str:
+        return "name = '" + segment.replace("'", "''") + "'"
+
+    def insert(self, path: list[str], values: dict[str, Value]) -> str:
+        table, _ = self._target(path[:1])
+        name = values.get("name")
+        if name is None:
+            raise ProviderError("name is required")
+        super().insert([table], {"name": str(name), "value": None if values.get("value") is None
+                                 else str(values.get("value"))})
+        return f"content://settings/{table}/{name}"

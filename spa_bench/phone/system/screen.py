@@ -1,0 +1,259 @@
+"""Composing the screen: the app's window, system bars, keyboard, recents and toast, built once per
+state version (plus the minute on the status clock and whether a toast is showing)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PIL import Image
+
+from spa_bench.phone.system.keyboard import (
+    ADB_IME_PACKAGE,
+    IME_PACKAGE,
+    ImeState,
+    adb_keyboard_height,
+    build_adb_keyboard,
+    build_keyboard,
+    keyboard_height,
+)
+from spa_bench.phone.system.systemui import (
+    SYSTEMUI,
+    build_nav_bar,
+    build_recents,
+    build_status_bar,
+    nav_bar_height,
+    status_bar_height,
+)
+from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.ui import FRAME, Canvas, EditText, Frame, Kit, Metrics, Rect, View, Window
+
+if TYPE_CHECKING:
+    from spa_bench.phone.api import Locale
+    from spa_bench.phone.apps import App
+    from spa_bench.phone.system.clock import PhoneClock
+    from spa_bench.phone.system.settings_store import SettingsStore
+
+FrameKey = tuple[int, str, bool]
+
+
+class ScreenMixin:
+    lock: threading.RLock
+    version: int
+    metrics: Metrics
+    tasks: TaskManager
+    ime: ImeState
+    clock: PhoneClock
+    settings: SettingsStore
+    apps: dict[str, App]
+    recents_open: bool
+    recents_scroll: int
+    toast_message: str | None
+    toast_until: float
+    battery_level: int
+    # provided by InputMixin (annotations only, so nothing here shadows the real methods)
+    _key_back: Callable[[], None]
+    _key_home: Callable[[], None]
+    _key_recents: Callable[[], None]
+    _edit_insert: Callable[[str], None]
+    _edit_delete: Callable[[], None]
+    _edit_enter: Callable[[], None]
+
+    @property
+    def kit(self) -> Kit: ...  # provided by PhoneOS
+
+    @property
+    def locale(self) -> Locale: ...  # provided by PhoneOS
+
+    def invalidate(self) -> None: ...
+
+    def _init_screen_cache(self) -> None:
+        self._frame: Frame | None = None
+        self._frame_key: FrameKey | None = None
+        self._image: Image.Image | None = None
+        self._image_key: FrameKey | None = None
+        self._png: bytes | None = None
+        self._png_key: FrameKey | None = None
+        self._keyboard_in_frame = False
+        self._thumbs: dict[str, Image.Image] = {}
+
+    # -- cache keys -----------------------------------------------------------------------------------
+    def _use_24h(self) -> bool:
+        fmt = self.settings.get("system", "time_12_24")
+        return fmt == "24" if fmt in ("12", "24") else self.locale == "zh"
+
+    def toast_active(self) -> bool:
+        return self.toast_message is not None and self.clock.monotonic() < self.toast_until
+
+    def frame_key(self) -> FrameKey:
+        return self.version, self.clock.status_time(self._use_24h()), self.toast_active()
+
+    def frame(self) -> Frame:
+        key = self.frame_key()
+        if self._frame is None or self._frame_key != key:
+            self._frame = self._build_frame()
+            self._frame_key = self.frame_key()  # building may clear a stale focus and bump the version
+        return self._frame
+
+    def rendered(self) -> Image.Image:
+        frame = self.frame()
+        if self._image is None or self._image_key != self._frame_key:
+            image = Image.new("RGB", (self.metrics.width, self.metrics.height), self.kit.palette.background)
+            canvas = Canvas(image)
+            for w in frame.windows:
+                w.root.render(canvas, frame.screen)
+            self._image, self._image_key = image, self._frame_key
+        return self._image
+
+    # -- composition ----------------------------------------------------------------------------------
+    def _bars(self) -> tuple[int, int]:
+        return status_bar_height(self.kit), nav_bar_height(self.kit)
+
+    def _app_window(self, package: str, area: Rect) -> tuple[Window, bool]:
+        """The app's window for `area`; returns it and whether the screen is full-bleed (wallpaper)."""
+        app = self.apps[package]
+        record = self.tasks.top(package)
+        activity = app.create(record)
+        fullscreen = bool(getattr(activity, "fullscreen", False))
+        content = activity.build(area)
+        bounds = self.metrics.screen if fullscreen else area
+        root = View(bounds, class_name=FRAME, rid="android:id/content",
+                    bg=None if fullscreen else self.kit.palette.background, children=[content])
+        return Window(package, root, name=record.activity), fullscreen
+
+    def _build_frame(self) -> Frame:
+        for _attempt in range(2):
+            frame = self._compose()
+            record = self.tasks.top()
+            focus = record.ui.get("focus")
+            if focus is None or self.recents_open:
+                return frame
+            if any(isinstance(v, EditText) and v.key == focus for v in frame.windows[0].root.walk()):
+                return frame
+            record.ui.pop("focus", None)  # the focused field is gone (dialog closed ...)
+            self.ime.visible = False
+        return self._compose()
+
+    def _default_ime(self) -> str:
+        return (self.settings.get("secure", "default_input_method") or "").split("/")[0]
+
+    def _compose(self) -> Frame:
+        kit = self.kit
+        p = kit.palette
+        screen = self.metrics.screen
+        sb, nav = self._bars()
+        record = self.tasks.top()
+        ime_pkg = self._default_ime()
+        kb_shown = self.ime.visible and bool(record.ui.get("focus")) and not self.recents_open
+        kb_h = 0
+        if kb_shown:
+            kb_h = adb_keyboard_height(kit) if ime_pkg == ADB_IME_PACKAGE else keyboard_height(kit)
+        area = Rect(0, sb, screen.width, screen.height - nav - kb_h)
+        app_window, fullscreen = self._app_window(self.tasks.front, area)
+        windows = [app_window]
+        light_bars = fullscreen or self.recents_open
+        if self.recents_open:
+            windows.append(self._recents_window(Rect(0, sb, screen.width, screen.height - nav)))
+        windows.append(Window(SYSTEMUI, build_status_bar(
+            kit, Rect(0, 0, screen.width, sb), time=self.clock.status_time(self._use_24h()),
+            wifi=self.settings.get("global", "wifi_on") == "1",
+            airplane=self.settings.get("global", "airplane_mode_on") == "1",
+            bluetooth=self.settings.get("global", "bluetooth_on") == "1", battery=self.battery_level,
+            show_percent=self.settings.get("system", "status_bar_show_battery_percent") == "1",
+            light_content=light_bars and not self.recents_open or (self.recents_open and p.dark),
+            bg=None if light_bars else p.background), name="StatusBar"))
+        if kb_shown:
+            kb_area = Rect(0, area.bottom, screen.width, screen.height - nav)
+            if ime_pkg == ADB_IME_PACKAGE:
+                windows.append(Window(ADB_IME_PACKAGE, build_adb_keyboard(kit, kb_area), name="InputMethod"))
+            else:
+                windows.append(Window(IME_PACKAGE, self._keyboard_view(kb_area), name="InputMethod"))
+        self._keyboard_in_frame = kb_shown
+        windows.append(Window(SYSTEMUI, build_nav_bar(
+            kit, Rect(0, screen.height - nav, screen.width, screen.height), back=lambda: self._key_back(),
+            home=lambda: self._key_home(), recents=lambda: self._key_recents(),
+            light_content=(fullscreen and not self.recents_open) or p.dark,
+            bg=None if light_bars else (p.keyboard if kb_shown else p.background)), name="NavigationBar"))
+        if self.toast_active() and self.toast_message:
+            toast = kit.toast(screen, self.toast_message, screen.height - nav)
+            windows.append(Window(self.tasks.front, toast, name="Toast"))
+        return Frame(screen, windows)
+
+    def _keyboard_view(self, area: Rect) -> View:
+        zh = self.locale == "zh"
+        return build_keyboard(
+            self.kit, area, self.ime, type_text=self._ime_type, delete=lambda: self._edit_delete(),
+            enter=lambda: self._edit_enter(), toggle_shift=self._ime_shift, toggle_symbols=self._ime_symbols,
+            hide=self._ime_hide, enter_label="完成" if zh else "Done")
+
+    def _ime_type(self, text: str) -> None:
+        self._edit_insert(text)
+        if self.ime.shift:
+            self.ime.shift = False
+        self.invalidate()
+
+    def _ime_shift(self) -> None:
+        if self.ime.symbols:
+            return
+        self.ime.shift = not self.ime.shift
+        self.invalidate()
+
+    def _ime_symbols(self) -> None:
+        self.ime.symbols = not self.ime.symbols
+        self.ime.shift = False
+        self.invalidate()
+
+    def _ime_hide(self) -> None:
+        self.ime.visible = False
+        self.invalidate()
+
+    # -- recents --------------------------------------------------------------------------------------
+    def _recents_window(self, area: Rect) -> Window:
+        entries: list[tuple[str, str, str, str]] = []
+        for package in self.tasks.recent:
+            app = self.apps.get(package)
+            if app is not None:
+                entries.append((package, app.info().label(self.locale), app.icon, app.hue))
+        root = build_recents(self.kit, area, self.locale, entries, self._thumbnail,
+                             open_app=self._recents_open_app, remove_app=self._recents_remove,
+                             clear_all=self._recents_clear, offset=self.recents_scroll,
+                             on_scroll=self._recents_set_scroll)
+        return Window(LAUNCHER, root, name="Recents")
+
+    def _thumbnail(self, package: str) -> Image.Image | None:
+        if package in self._thumbs:
+            return self._thumbs[package]
+        sb, nav = self._bars()
+        screen = self.metrics.screen
+        try:
+            window, _ = self._app_window(package, Rect(0, sb, screen.width, screen.height - nav))
+        except (KeyError, IndexError):
+            return None
+        image = Image.new("RGB", (screen.width, screen.height), self.kit.palette.background)
+        window.root.render(Canvas(image), screen)
+        thumb = image.crop((0, sb, screen.width, screen.height - nav)).reduce(3)
+        self._thumbs[package] = thumb
+        return thumb
+
+    def _recents_open_app(self, package: str) -> None:
+        self.recents_open = False
+        self.tasks.bring_to_front(package)
+        self.invalidate()
+
+    def _recents_remove(self, package: str) -> None:
+        self.tasks.remove(package)
+        self._thumbs.pop(package, None)
+        self.invalidate()
+
+    def _recents_clear(self) -> None:
+        for package in list(self.tasks.recent):
+            self.tasks.remove(package)
+        self.recents_open = False
+        self.tasks.go_home()
+        self.invalidate()
+
+    def _recents_set_scroll(self, offset: int) -> None:
+        self.recents_scroll = offset
+        self.invalidate()
+

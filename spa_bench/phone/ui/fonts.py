@@ -1,0 +1,88 @@
+"""The one font of the phone (Noto Sans CJK SC from the `noto-cjk-sans-otc` wheel), loaded lazily.
+
+Opening a face of the 19 MB .ttc costs milliseconds, so every (size, face) is opened once per process.
+The collection has only the Regular weight; bold text is drawn with a thin stroke of the same colour.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+
+from PIL import ImageFont
+
+SC_FACE_INDEX = 2  # Noto Sans CJK SC in NotoSansCJK-Regular.ttc
+_lock = threading.Lock()
+
+
+def font_path() -> str:
+    import noto_cjk_sans_otc  # imported here: nothing happens at import time of the toolkit
+
+    return str(noto_cjk_sans_otc.FONT_PATH)
+
+
+@lru_cache(maxsize=128)
+def _load(size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(font_path(), size, index=SC_FACE_INDEX)
+
+
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The font at `size` pixels; thread-safe and cached."""
+    with _lock:
+        return _load(max(4, int(size)))
+
+
+def text_width(text: str, size: int) -> float:
+    return float(font(size).getlength(text))
+
+
+def ellipsize(text: str, size: int, max_width: int) -> str:
+    """Cut `text` with an ellipsis so it fits `max_width` pixels, as TextView's ellipsize=end does."""
+    if text_width(text, size) <= max_width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid] + "…", size) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+def wrap(text: str, size: int, max_width: int, max_lines: int = 3) -> list[str]:
+    """Greedy line wrapping that breaks Latin text at spaces and CJK text anywhere."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for token in _tokens(paragraph):
+            candidate = current + token
+            if current and text_width(candidate, size) > max_width:
+                lines.append(current.rstrip())
+                current = token.lstrip()
+            else:
+                current = candidate
+        lines.append(current.rstrip())
+    if len(lines) > max_lines:
+        lines = [*lines[: max_lines - 1], ellipsize(" ".join(lines[max_lines - 1:]), size, max_width)]
+    return lines
+
+
+def _tokens(text: str) -> list[str]:
+    """Words with their trailing space for Latin, single characters for CJK."""
+    tokens: list[str] = []
+    word = ""
+    for ch in text:
+        if ord(ch) >= 0x2E80:
+            if word:
+                tokens.append(word)
+                word = ""
+            tokens.append(ch)
+        elif ch == " ":
+            tokens.append(word + " ")
+            word = ""
+        else:
+            word += ch
+    if word:
+        tokens.append(word)
+    return tokens
