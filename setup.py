@@ -10,6 +10,8 @@ package_dir = {}
 for name, folder in MOUNTS.items():
     packages.append(name)
     package_dir[name] = folder
+    if name == "spa_bench.suites":
+        continue  # pure data: the YAML files of every suite folder are package data of spa_bench.suites
     for sub in find_namespace_packages(where=folder):
         packages.append(f"{name}.{sub}")
         package_dir[f"{name}.{sub}"] = f"{folder}/{sub.replace('.', '/')}"

@@ -135,3 +135,21 @@ def test_the_examples_in_tasks_readme_are_valid(tmp_path: Path) -> None:
     valid, problems = TaskRepository(tmp_path).validate()
     assert problems == []
     assert valid == len(blocks)
+
+
+def test_tree_under_a_hidden_folder_is_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tree inside e.g. .venv/site-packages is searched; hidden folders inside the tree are not."""
+    root = tmp_path / ".venv" / "tasks"
+    (root / "s").mkdir(parents=True)
+    (root / "s" / "t.yaml").write_text(GOOD.format(id="hidden_ok"), encoding="utf-8")
+    (root / ".cache").mkdir()
+    (root / ".cache" / "junk.yaml").write_text("not: a task\n", encoding="utf-8")
+    result = run_cli(capsys, "tasks", "validate", str(root))
+    assert result.code == 0, result.err
+    assert "1 tasks valid" in result.out
+
+
+def test_folder_without_tasks_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_cli(capsys, "tasks", "validate", str(tmp_path))
+    assert result.code == 2
+    assert "no task files" in result.err

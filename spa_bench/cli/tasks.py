@@ -126,7 +126,10 @@ def validate(paths: list[Path] = typer.Argument(None, help="Task trees to check 
     for root in roots:
         if root.is_file():
             raise ConfigError(f"{root}: give the folder that holds task files, not a file")
-        valid, problems = TaskRepository(root).validate()
+        repo = TaskRepository(root)
+        if not repo.task_files():
+            raise ConfigError(f"{root}: no task files (*.yaml) found")
+        valid, problems = repo.validate()
         total_valid += valid
         all_problems += problems
     for problem in all_problems:

@@ -170,7 +170,8 @@ class TaskRepository:
     # -- discovery ------------------------------------------------------------------------------------
     def task_files(self) -> list[Path]:
         found = [p for p in self.root.rglob("*") if p.suffix in TASK_FILE_SUFFIXES and p.is_file()
-                 and p.name != SUITES_FILE and not any(part.startswith(".") for part in p.parts)]
+                 and p.name != SUITES_FILE
+                 and not any(part.startswith(".") for part in p.relative_to(self.root).parts)]
         return sorted(found)
 
     def suite_of(self, path: Path) -> str:
