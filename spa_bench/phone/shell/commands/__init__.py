@@ -1,0 +1,29 @@
+"""The shell's commands, one module per domain, each with its own `TABLE` of name -> function."""
+
+from __future__ import annotations
+
+from spa_bench.phone.shell.context import CommandFn
+
+
+def builtin_commands() -> dict[str, CommandFn]:
+    """Merge every domain module's command table (imported here, on first use, not at import time)."""
+    from spa_bench.phone.shell.commands import (
+        activity,
+        builtins,
+        dumpsys,
+        files,
+        input,
+        misc,
+        package,
+        settings,
+        sqlite,
+        text,
+    )
+
+    table: dict[str, CommandFn] = {}
+    for module in (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, misc):
+        for name, fn in module.TABLE.commands.items():
+            if name in table:
+                raise RuntimeError(f"shell command {name!r} is defined twice")
+            table[name] = fn
+    return table

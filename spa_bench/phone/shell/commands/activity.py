@@ -1,0 +1,273 @@
+"""The activity manager's shell face: am (start, force-stop, broadcast, ...) and monkey's launcher mode.
+
+Output mimics Android 14's ActivityManagerShellCommand: `Starting: Intent { cmp=pkg/.Act }`,
+`Error type 3` for a missing activity, `Broadcasting: Intent { act=X flg=0x400000 (has extras) }` and
+`Broadcast completed: result=0` (uiautomator2 parses `result=` and `data="..."`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from spa_bench.phone.api import PackageInfo
+from spa_bench.phone.shell.context import CommandContext, CommandTable
+
+TABLE = CommandTable()
+command = TABLE.command
+
+LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
+HOME_CATEGORY = "android.intent.category.HOME"
+SETTINGS_PACKAGE = "com.android.settings"
+FLAG_RECEIVER_INCLUDE_BACKGROUND = 0x400000
+FLAG_ACTIVITY_NEW_TASK = 0x10000000
+
+
+def short_component(package: str, activity: str) -> str:
+    """ComponentName.flattenToShortString: `pkg/.Act` when the class is inside the package."""
+    if activity.startswith(package + "."):
+        return f"{package}/{activity[len(package):]}"
+    return f"{package}/{activity}"
+
+
+def full_activity(package: str, activity: str) -> str:
+    return package + activity if activity.startswith(".") else activity
+
+
+@dataclass
+class Intent:
+    """What `am` options describe; only what the virtual phone can act on is kept."""
+
+    action: str | None = None
+    data: str | None = None
+    mime: str | None = None
+    categories: list[str] = field(default_factory=list)
+    component: tuple[str, str] | None = None  # (package, full class name)
+    package: str | None = None
+    flags: int = 0
+    extras: dict[str, str] = field(default_factory=dict)
+
+    def describe(self, flags: int | None = None) -> str:
+        """Intent.toShortString as am prints it."""
+        parts = []
+        if self.action:
+            parts.append(f"act={self.action}")
+        if self.categories:
+            parts.append(f"cat=[{','.join(self.categories)}]")
+        if self.data:
+            parts.append(f"dat={self.data}")
+        if self.mime:
+            parts.append(f"typ={self.mime}")
+        shown_flags = self.flags if flags is None else flags
+        if shown_flags:
+            parts.append(f"flg=0x{shown_flags:x}")
+        if self.package:
+            parts.append(f"pkg={self.package}")
+        if self.component:
+            parts.append(f"cmp={short_component(*self.component)}")
+        if self.extras:
+            parts.append("(has extras)")
+        return "Intent { " + " ".join(parts) + " }"
+
+
+@dataclass
+class AmOptions:
+    intent: Intent
+    wait: bool = False
+    stop_first: bool = False
+
+
+_VALUE_FLAGS = {"--user", "-P", "--start-profiler", "--sampling", "--streaming", "-R", "--display",
+                "--windowingMode", "--activityType", "--task", "--attach-agent", "--attach-agent-bind",
+                "--receiver-permission", "--allow-background-activity-starts", "-i", "--checkin"}
+_EXTRA_FLAGS = {"-e", "--es", "--ez", "--ei", "--el", "--ef", "--ed", "--eu", "--ecn", "--eia", "--eial",
+                "--ela", "--elal", "--efa", "--efal", "--esa", "--esal"}
+
+
+class AmError(Exception):
+    pass
+
+
+def parse_intent(args: list[str]) -> AmOptions:
+    intent = Intent()
+    opts = AmOptions(intent)
+    i = 0
+
+    def value() -> str:
+        nonlocal i
+        if i >= len(args):
+            raise AmError(f"Error: No argument for option {args[i - 1]}" if i else "Error: argument expected")
+        i += 1
+        return args[i - 1]
+
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "-a":
+            intent.action = value()
+        elif a == "-d":
+            intent.data = value()
+        elif a == "-t":
+            intent.mime = value()
+        elif a == "-c":
+            intent.categories.append(value())
+        elif a == "-n":
+            comp = value()
+            pkg, sep, cls = comp.partition("/")
+            if not sep or not pkg or not cls:
+                raise AmError(f"Error: Bad component name: {comp}")
+            intent.component = (pkg, full_activity(pkg, cls))
+        elif a == "-p":
+            intent.package = value()
+        elif a == "-f":
+            intent.flags |= int(value(), 0)
+        elif a in _EXTRA_FLAGS:
+            key = value()
+            raw = value()
+            intent.extras[key] = raw.lower() if a == "--ez" else raw
+        elif a in ("--esn",):
+            intent.extras[value()] = ""
+        elif a == "-W":
+            opts.wait = True
+        elif a == "-S":
+            opts.stop_first = True
+        elif a in _VALUE_FLAGS:
+            value()
+        elif a.startswith("-"):
+            continue  # -D, -N, --activity-*, --receiver-*, --grant-* ... carry no data we use
+        else:
+            if "/" in a and ":" not in a:
+                pkg, _, cls = a.partition("/")
+                intent.component = (pkg, full_activity(pkg, cls))
+            elif ":" in a:
+                intent.data = a
+            else:
+                intent.package = a
+    return opts
+
+
+def _package(ctx: CommandContext, name: str) -> PackageInfo | None:
+    return next((p for p in ctx.system.packages() if p.name == name), None)
+
+
+def _resolve(ctx: CommandContext, intent: Intent) -> tuple[str, str | None] | None:
+    """(package, activity or None for the launcher activity) the intent starts, if any."""
+    if intent.component:
+        return intent.component
+    if intent.package and (not intent.categories or LAUNCHER_CATEGORY in intent.categories):
+        info = _package(ctx, intent.package)
+        return (info.name, None) if info and info.launcher_activity else None
+    if intent.action and intent.action.startswith("android.settings."):
+        return SETTINGS_PACKAGE, None
+    return None
+
+
+def am_start(args: list[str], ctx: CommandContext) -> int:
+    opts = parse_intent(args)
+    intent = opts.intent
+    if HOME_CATEGORY in intent.categories and not intent.component:
+        ctx.out(f"Starting: {intent.describe()}\n")
+        ctx.system.press_key(3)
+        return 0
+    target = _resolve(ctx, intent)
+    if target is None:
+        ctx.out(f"Starting: {intent.describe()}\n")
+        ctx.err("Error: Activity not started, unable to resolve "
+                f"{intent.describe(intent.flags | FLAG_ACTIVITY_NEW_TASK)}\n")
+        return 255
+    package, activity = target
+    ctx.out(f"Starting: {intent.describe()}\n")
+    if opts.stop_first:
+        ctx.system.force_stop(package)
+    before = ctx.system.current_focus()
+    started = time.monotonic()
+    try:
+        resolved = ctx.system.start_activity(package, activity, intent.extras or None)
+    except KeyError:
+        cls = activity or "(launcher)"
+        ctx.err(f"Error type 3\nError: Activity class {{{package}/{cls}}} does not exist.\n")
+        return 255
+    elapsed = int((time.monotonic() - started) * 1000)
+    pkg, _, cls = resolved.partition("/")
+    brought = before == (pkg, full_activity(pkg, cls))
+    if brought:
+        ctx.out("Warning: Activity not started, intent has been delivered to currently running top-most "
+                "instance.\n")
+    if opts.wait:
+        state = "HOT" if brought else "COLD"
+        ctx.out(f"Status: ok\nLaunchState: {state}\nActivity: {short_component(pkg, full_activity(pkg, cls))}"
+                f"\nTotalTime: {elapsed}\nWaitTime: {elapsed}\nComplete\n")
+    return 0
+
+
+def am_broadcast(args: list[str], ctx: CommandContext) -> int:
+    opts = parse_intent(args)
+    intent = opts.intent
+    ctx.out(f"Broadcasting: {intent.describe(intent.flags | FLAG_RECEIVER_INCLUDE_BACKGROUND)}\n")
+    code, data = ctx.system.broadcast(intent.action or "", dict(intent.extras))
+    ctx.out(f"Broadcast completed: result={code}" + (f', data="{data}"' if data else "") + "\n")
+    return 0
+
+
+def am_instrument(args: list[str], ctx: CommandContext) -> int:
+    target = next((a for a in reversed(args) if "/" in a), args[-1] if args else "")
+    pkg, _, runner = target.partition("/")
+    info = f"ComponentInfo{{{pkg}/{runner}}}"
+    ctx.out(f"INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: {info}\n"
+            "INSTRUMENTATION_STATUS_CODE: -1\n")
+    ctx.err(f"android.util.AndroidException: INSTRUMENTATION_FAILED: {target}\n")
+    return 1
+
+
+@command("am")
+def am(args: list[str], ctx: CommandContext) -> int:
+    if not args or args[0] in ("help", "-h"):
+        ctx.out("Activity manager (activity) commands:\n  help\n  start [options] <INTENT>\n"
+                "  force-stop [--user <USER_ID> | all | current] <PACKAGE>\n"
+                "  broadcast [--user <USER_ID> | all | current] <INTENT>\n  get-current-user\n")
+        return 0
+    verb, rest = args[0], args[1:]
+    try:
+        if verb in ("start", "start-activity"):
+            return am_start(rest, ctx)
+        if verb == "broadcast":
+            return am_broadcast(rest, ctx)
+        if verb == "instrument":
+            return am_instrument(rest, ctx)
+    except AmError as exc:
+        ctx.err(f"{exc}\n")
+        return 255
+    packages = [a for a in rest if not a.startswith("-") and a not in ("all", "current")]
+    if verb in ("force-stop", "stop-app", "kill"):
+        for pkg in packages[-1:]:
+            ctx.system.force_stop(pkg)
+        return 0
+    if verb == "kill-all":
+        return 0
+    if verb == "get-current-user":
+        ctx.out("0\n")
+        return 0
+    ctx.err(f"Unknown command: {verb}\n")
+    return 255
+
+
+@command("monkey")
+def monkey(args: list[str], ctx: CommandContext) -> int:
+    """Only the launcher mode agents use (`monkey -p PKG -c ...LAUNCHER 1`): no random events."""
+    ctx.out("".join(f"  bash arg: {a}\n" for a in args))
+    packages = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-p"]
+    counts = [a for a in args if a.isdigit() and args.index(a) > 0 and args[args.index(a) - 1] not in
+              ("-s", "--throttle", "--pct-touch", "-v")]
+    launchable = [p for p in packages if (info := _package(ctx, p)) and info.launcher_activity]
+    if not launchable:
+        ctx.err("** No activities found to run, monkey aborted.\n")
+        return 252
+    started = time.monotonic()
+    injected = 0
+    if counts and int(counts[-1]) > 0:
+        ctx.system.start_activity(launchable[0], None)
+        injected = 1
+    elapsed = int((time.monotonic() - started) * 1000)
+    ctx.out(f"Events injected: {injected}\n## Network stats: elapsed time={elapsed}ms "
+            f"(0ms mobile, 0ms wifi, {elapsed}ms not connected)\n")
+    return 0

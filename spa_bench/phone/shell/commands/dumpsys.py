@@ -1,0 +1,212 @@
+"""dumpsys and wm: the system services' text dumps, cut down to the lines clients actually parse.
+
+adbutils reads `mCurrentFocus=Window{... u0 pkg/act}` (app_current), `ResumedActivity: ActivityRecord{...}`
+and `ACTIVITY pkg/act id pid=N` (fallbacks), `orientation=N` in `dumpsys display` (rotation),
+`Physical size: WxH` (window_size); uiautomator2 and agents read `mInputShown=`. Object ids, task ids
+and pids are stable hashes of the names, so repeated dumps agree with each other and with `ps`.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from spa_bench.phone.shell.commands.activity import short_component
+from spa_bench.phone.shell.commands.package import GBOARD_IME, dump_package
+from spa_bench.phone.shell.context import CommandContext, CommandTable
+
+TABLE = CommandTable()
+command = TABLE.command
+
+LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
+DISPLAY_UNIQUE_ID = "local:4619827259835644672"
+SERVICES = ("SurfaceFlinger", "activity", "battery", "display", "input_method", "package", "power",
+            "window")
+
+
+def obj_id(text: str) -> str:
+    """A stable 7-hex-digit identity hash, like Integer.toHexString(System.identityHashCode(o))."""
+    return f"{zlib.crc32(text.encode('utf-8')) & 0xFFFFFFF:07x}"
+
+
+def pid_of(package: str) -> int:
+    """A stable pid for a package's process (also used by `ps` and `pidof`)."""
+    return 2000 + zlib.crc32(package.encode("utf-8")) % 28000
+
+
+def task_id(package: str) -> int:
+    return 10 + zlib.crc32(("task:" + package).encode("utf-8")) % 90
+
+
+def _focus(ctx: CommandContext) -> tuple[str, str]:
+    return ctx.system.current_focus()
+
+
+def window_token(package: str, activity: str) -> str:
+    return f"Window{{{obj_id('w' + package + activity)} u0 {package}/{activity}}}"
+
+
+def activity_record(package: str, activity: str) -> str:
+    comp = short_component(package, activity)
+    return f"ActivityRecord{{{obj_id('r' + package + activity)} u0 {comp} t{task_id(package)}}}"
+
+
+def _focus_lines(ctx: CommandContext) -> list[str]:
+    pkg, act = _focus(ctx)
+    return [f"  mCurrentFocus={window_token(pkg, act)}", f"  mFocusedApp={activity_record(pkg, act)}"]
+
+
+def dump_windows(ctx: CommandContext) -> str:
+    pkg, act = _focus(ctx)
+    w, h = ctx.system.screen_size()
+    windows = [window_token(pkg, act), f"Window{{{obj_id('StatusBar')} u0 StatusBar}}",
+               f"Window{{{obj_id('NavigationBar0')} u0 NavigationBar0}}"]
+    if ctx.system.keyboard_shown():
+        windows.insert(0, f"Window{{{obj_id('InputMethod')} u0 InputMethod}}")
+    lines = ["WINDOW MANAGER WINDOWS (dumpsys window windows)"]
+    for n, win in enumerate(windows):
+        lines += [f"  Window #{n} {win}:", f"    mDisplayId=0 rootTaskId={task_id(pkg)} mViewVisibility=0x0",
+                  f"    mFrame=[0,0][{w},{h}] mHasSurface=true isReadyForDisplay()=true"]
+    lines += ["", "  mGlobalConfiguration={1.0 ?mcc?mnc [en_US] ldltr port finger -keyb/v/h -nav/h}",
+              "  mTopFocusedDisplayId=0"]
+    if ctx.system.keyboard_shown():
+        lines.append(f"  mInputMethodWindow=Window{{{obj_id('InputMethod')} u0 InputMethod}}")
+    lines += _focus_lines(ctx)
+    return "\n".join(lines) + "\n"
+
+
+def dump_displays(ctx: CommandContext) -> str:
+    w, h = ctx.system.screen_size()
+    dpi = ctx.system.config.density
+    lines = ["WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
+             "  Display: mDisplayId=0 rootTasks=3",
+             f"    init={w}x{h} {dpi}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}",
+             "    deferred=false mLayoutNeeded=false", "    mCurrentRotation=ROTATION_0", ""]
+    return "\n".join(lines + _focus_lines(ctx)) + "\n"
+
+
+def dump_window(ctx: CommandContext, args: list[str]) -> str:
+    section = args[0] if args else ""
+    if section in ("windows", "w"):
+        return dump_windows(ctx)
+    if section in ("displays", "d"):
+        return dump_displays(ctx)
+    return dump_windows(ctx) + "\n" + dump_displays(ctx)
+
+
+def dump_activities(ctx: CommandContext) -> str:
+    pkg, act = _focus(ctx)
+    record = activity_record(pkg, act)
+    lines = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)",
+             "Display #0 (activities from top to bottom):",
+             f"  * Task{{{obj_id('t' + pkg)} #{task_id(pkg)} type=standard A=10000:{pkg} U=0 visible=true "
+             "mode=fullscreen translucent=false sz=1}",
+             f"    mResumedActivity: {record}",
+             f"    * Hist  #0: {record}",
+             f"      packageName={pkg} processName={pkg}", "",
+             "  Resumed activities in task display areas (from top to bottom):",
+             f"    Resumed: {record}", "",
+             f"  ResumedActivity: {record}", f"  topResumedActivity={record}"]
+    return "\n".join(lines) + "\n"
+
+
+def dump_top(ctx: CommandContext) -> str:
+    pkg, act = _focus(ctx)
+    comp = short_component(pkg, act)
+    lines = [f"TASK 10000:{pkg} id={task_id(pkg)} userId=0",
+             f"  ACTIVITY {comp} {obj_id('r' + pkg + act)} pid={pid_of(pkg)}",
+             f"    Local Activity {obj_id('l' + pkg + act)} State:",
+             "      mResumed=true mStopped=false mFinished=false"]
+    return "\n".join(lines) + "\n"
+
+
+def dump_display(ctx: CommandContext) -> str:
+    w, h = ctx.system.screen_size()
+    dpi = ctx.system.config.density
+    viewport = (f"DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
+                f"uniqueId='{DISPLAY_UNIQUE_ID}', physicalPort=0, orientation=0, "
+                f"logicalFrame=Rect(0, 0 - {w}, {h}), physicalFrame=Rect(0, 0 - {w}, {h}), "
+                f"deviceWidth={w}, deviceHeight={h}}}")
+    lines = ["DISPLAY MANAGER (dumpsys display)", "  mSafeMode=false", "  mPendingTraversal=false",
+             f"  mViewports=[{viewport}]", "", "Display Devices: size=1",
+             f'  DisplayDeviceInfo{{"Built-in Screen": uniqueId="{DISPLAY_UNIQUE_ID}", {w} x {h}, '
+             f"modeId 1, defaultModeId 1, density {dpi}, {float(dpi)} x {float(dpi)} dpi, "
+             "touch INTERNAL, rotation 0, type INTERNAL, state ON, FLAG_DEFAULT_DISPLAY}",
+             "    mCurrentOrientation=0", f"    mCurrentDisplayRect=Rect(0, 0 - {w}, {h})"]
+    return "\n".join(lines) + "\n"
+
+
+def dump_input_method(ctx: CommandContext) -> str:
+    ime = ctx.system.settings_get("secure", "default_input_method") or GBOARD_IME
+    shown = "true" if ctx.system.keyboard_shown() else "false"
+    pkg, act = _focus(ctx)
+    return (f"  mCurMethodId={ime}\n  mCurFocusedWindow={window_token(pkg, act)}\n"
+            f"  mInputShown={shown}\n  mShowRequested={shown}\n  isInputViewShown={shown}\n")
+
+
+def dump_battery(ctx: CommandContext) -> str:
+    level = getattr(ctx.system, "battery_level", 100)
+    level = level() if callable(level) else level
+    return ("Current Battery Service state:\n  AC powered: true\n  USB powered: false\n"
+            "  Wireless powered: false\n  Dock powered: false\n  Max charging current: 0\n"
+            "  Max charging voltage: 0\n  Charge counter: 0\n  status: 2\n  health: 2\n  present: true\n"
+            f"  level: {int(level)}\n  scale: 100\n  voltage: 5000\n  temperature: 250\n"
+            "  technology: Li-ion\n")
+
+
+@command("dumpsys")
+def dumpsys(args: list[str], ctx: CommandContext) -> int:
+    if not args or args[0] == "-l":
+        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in SERVICES))
+        return 0
+    service, rest = args[0], args[1:]
+    if service == "window":
+        ctx.out(dump_window(ctx, rest))
+    elif service == "activity":
+        sub = rest[0] if rest else "activities"
+        ctx.out(dump_top(ctx) if sub == "top" else dump_activities(ctx))
+    elif service == "display":
+        ctx.out(dump_display(ctx))
+    elif service == "input_method":
+        ctx.out(dump_input_method(ctx))
+    elif service == "package":
+        names = [a for a in rest if not a.startswith("-")]
+        for info in ctx.system.packages():
+            if not names or info.name in names:
+                ctx.out(dump_package(ctx, info))
+    elif service == "power":
+        ctx.out("POWER MANAGER (dumpsys power)\n  mWakefulness=Awake\n"
+                "  mHoldingWakeLockSuspendBlocker=false\n  mHoldingDisplaySuspendBlocker=true\n"
+                "  Display Power: state=ON\n")
+    elif service == "battery":
+        ctx.out(dump_battery(ctx))
+    elif service == "SurfaceFlinger":
+        ctx.out(f"Display {DISPLAY_UNIQUE_ID.split(':')[1]} (HWC display 0): port=0 pnpId=GGL "
+                'displayName="Built-in Screen"\n')
+    else:
+        ctx.err(f"Can't find service: {service}\n")
+    return 0
+
+
+@command("wm")
+def wm(args: list[str], ctx: CommandContext) -> int:
+    w, h = ctx.system.screen_size()
+    if args[:1] == ["size"]:
+        if len(args) == 1:
+            ctx.out(f"Physical size: {w}x{h}\n")
+            return 0
+        if args[1] == "reset":
+            return 0
+        ctx.err("Error: the virtual phone's screen size is fixed when it starts\n")
+        return 255
+    if args[:1] == ["density"]:
+        if len(args) == 1:
+            ctx.out(f"Physical density: {ctx.system.config.density}\n")
+            return 0
+        if args[1] == "reset":
+            return 0
+        ctx.err("Error: the virtual phone's density is fixed when it starts\n")
+        return 255
+    if args[:1] in (["dismiss-keyguard"], ["user-rotation"], ["fixed-to-user-rotation"]):
+        return 0
+    ctx.err("Window manager (window) commands:\n  size [reset|WxH|WdpxHdp]\n  density [reset|DENSITY]\n")
+    return 255

@@ -1,0 +1,268 @@
+"""Screen and input commands: input (tap, swipe, text, keyevent, draganddrop), screencap, uiautomator.
+
+`input text` behaves like Android 14's InputShellCommand: `%s` becomes a space, the virtual keyboard's
+key map only knows ASCII, so any other character makes the whole call fail with the same
+NullPointerException real phones print (agents must use ADBKeyboard or the clipboard for CJK).
+"""
+
+from __future__ import annotations
+
+import struct
+
+from spa_bench.phone import keycodes
+from spa_bench.phone.shell.context import CommandContext, CommandTable
+
+TABLE = CommandTable()
+command = TABLE.command
+
+INPUT_USAGE = """Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]
+
+The sources are:
+      dpad
+      keyboard
+      mouse
+      touchpad
+      gamepad
+      touchnavigation
+      joystick
+      touchscreen
+      stylus
+      trackball
+
+-d: specify the display ID.
+      (Default: -1 for key event, 0 for motion event if not specified.)
+The commands and default sources are:
+      text <string> (Default: keyboard)
+      keyevent [--longpress|--duration <duration to hold key down in ms>] [--doubletap] [--async] \
+[--delay <duration between keycodes in ms>] <key code number or name> ... (Default: keyboard)
+      tap <x> <y> (Default: touchscreen)
+      swipe <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)
+      draganddrop <x1> <y1> <x2> <y2> [duration(ms)] (Default: touchscreen)
+      press (Default: trackball)
+      roll <dx> <dy> (Default: trackball)
+      motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)
+      keycombination [-t duration(ms)] <key code 1> <key code 2> ... (Default: keyboard, the key order \
+is important here.)
+"""
+SOURCES = frozenset({"dpad", "keyboard", "mouse", "touchpad", "gamepad", "touchnavigation", "joystick",
+                     "touchscreen", "stylus", "trackball"})
+DEFAULT_SWIPE_MS = 300
+NPE_TRACE = ("java.lang.NullPointerException: Attempt to get length of null array\n"
+             "\tat com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:424)")
+
+
+def _exception(ctx: CommandContext, verb: str, java: str) -> int:
+    ctx.err(f"Exception occurred while executing '{verb}':\n{java}\n")
+    return 255
+
+
+def _coords(values: list[str]) -> list[int]:
+    """Coordinates may be floats (`input tap 540.5 1200`), as Float.parseFloat accepts them."""
+    return [int(float(v)) for v in values]
+
+
+def _bad_args(ctx: CommandContext, verb: str) -> int:
+    ctx.err(f"Error: Invalid arguments for command: {verb}\n{INPUT_USAGE}")
+    return 1
+
+
+def type_ascii(ctx: CommandContext, text: str) -> None:
+    """Send text the way the virtual keyboard's key events would: newline and tab as keys."""
+    chunk: list[str] = []
+    for ch in text:
+        if ch in "\n\t":
+            if chunk:
+                ctx.system.input_text("".join(chunk))
+                chunk = []
+            ctx.system.press_key(keycodes.ENTER if ch == "\n" else keycodes.TAB)
+        else:
+            chunk.append(ch)
+    if chunk:
+        ctx.system.input_text("".join(chunk))
+
+
+def _text(args: list[str], ctx: CommandContext) -> int:
+    if not args:
+        return _bad_args(ctx, "text")
+    text = args[0].replace("%s", " ")
+    if any(not (32 <= ord(c) < 127 or c in "\n\t") for c in text):
+        return _exception(ctx, "text", NPE_TRACE)
+    type_ascii(ctx, text)
+    return 0
+
+
+def _keyevent(args: list[str], ctx: CommandContext) -> int:
+    keys: list[int] = []
+    longpress = doubletap = False
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--longpress":
+            longpress = True
+        elif a == "--doubletap":
+            doubletap = True
+        elif a in ("--async",):
+            continue
+        elif a in ("--duration", "--delay"):
+            i += 1
+        else:
+            code = keycodes.keycode_from_string(a)
+            if code is None:
+                return _exception(ctx, "keyevent",
+                                  f"java.lang.IllegalArgumentException: Unknown keycode: {a}")
+            keys.append(code)
+    if not keys:
+        return _bad_args(ctx, "keyevent")
+    for code in keys:
+        for _ in range(2 if doubletap else 1):
+            char = keycodes.KEY_CHARS.get(code)
+            if char is not None and not longpress:
+                ctx.system.input_text(char)
+            else:
+                ctx.system.press_key(code)
+    return 0
+
+
+@command("input")
+def input_(args: list[str], ctx: CommandContext) -> int:
+    args = list(args)
+    if args and args[0] in SOURCES:
+        args.pop(0)
+    while len(args) >= 2 and args[0] == "-d":
+        args = args[2:]
+    if args and args[0] in SOURCES:
+        args.pop(0)
+    if not args:
+        ctx.err(INPUT_USAGE)
+        return 1
+    verb, rest = args[0], args[1:]
+    try:
+        if verb == "text":
+            return _text(rest, ctx)
+        if verb == "keyevent":
+            return _keyevent(rest, ctx)
+        if verb == "tap":
+            if len(rest) != 2:
+                return _bad_args(ctx, verb)
+            x, y = _coords(rest)
+            ctx.system.tap(x, y)
+            return 0
+        if verb in ("swipe", "draganddrop"):
+            if len(rest) not in (4, 5):
+                return _bad_args(ctx, verb)
+            x1, y1, x2, y2 = _coords(rest[:4])
+            duration = int(float(rest[4])) if len(rest) == 5 else DEFAULT_SWIPE_MS
+            if duration < 0:
+                duration = DEFAULT_SWIPE_MS
+            ctx.system.swipe(x1, y1, x2, y2, duration)
+            return 0
+        if verb == "press":
+            ctx.system.press_key(keycodes.KEYCODES["DPAD_CENTER"])
+            return 0
+        if verb in ("roll", "motionevent", "keycombination"):
+            return _exception(ctx, verb, f"java.lang.UnsupportedOperationException: input {verb} is not "
+                              "supported by this virtual phone")
+    except ValueError as exc:
+        return _exception(ctx, verb, f"java.lang.NumberFormatException: {exc}")
+    ctx.err(f"Error: Unknown command: {verb}\n{INPUT_USAGE}")
+    return 1
+
+
+# -- screencap ------------------------------------------------------------------------------------
+
+RGBA_8888 = 1
+DATASPACE_SRGB = 1
+
+
+def raw_frame(ctx: CommandContext) -> bytes:
+    """screencap's raw format: width, height, pixel format, dataspace as u32 LE, then RGBA pixels."""
+    image = ctx.system.screenshot().convert("RGBA")
+    w, h = image.size
+    return struct.pack("<IIII", w, h, RGBA_8888, DATASPACE_SRGB) + image.tobytes()
+
+
+@command("screencap")
+def screencap(args: list[str], ctx: CommandContext) -> int:
+    png = False
+    target: str | None = None
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "-p":
+            png = True
+        elif a in ("-d", "-a"):
+            i += 1
+        elif a == "-h":
+            ctx.err("usage: screencap [-hp] [-d display-id] [FILENAME]\n"
+                    "   -h: this message\n   -p: save the file as a png.\n"
+                    "   -d: specify the physical display ID to capture (default: 0)\n"
+                    "If FILENAME ends with .png it will be saved as a png.\n"
+                    "If FILENAME is not given, the results will be printed to stdout.\n")
+            return 0
+        elif a.startswith("-"):
+            ctx.err(f"screencap: invalid option -- '{a.lstrip('-')[:1]}'\n")
+            return 1
+        else:
+            target = a
+    if target is not None and target.lower().endswith(".png"):
+        png = True
+    data = ctx.system.screenshot_png() if png else raw_frame(ctx)
+    if target is None:
+        ctx.out(data)
+        return 0
+    try:
+        ctx.fs.write_bytes(target, data, ctx.cwd)
+    except OSError:
+        ctx.err(f"Error opening file: {target} (No such file or directory)\n")
+        return 1
+    return 0
+
+
+# -- uiautomator ----------------------------------------------------------------------------------
+
+UIAUTOMATOR_USAGE = """Usage: uiautomator <subcommand> [options]
+
+Available subcommands:
+
+help: displays help message
+
+runtest: executes UI automation tests
+    runtest <class spec> [options]
+
+dump: creates an XML dump of current UI hierarchy
+    dump [--verbose][file]
+      [--compressed]: dumps compressed layout information.
+      [file]: the location where the dumped XML should be stored, default is
+      /sdcard/window_dump.xml
+
+events: prints out accessibility events until terminated
+"""
+DEFAULT_DUMP = "/sdcard/window_dump.xml"
+
+
+@command("uiautomator")
+def uiautomator(args: list[str], ctx: CommandContext) -> int:
+    if not args or args[0] == "help":
+        ctx.out(UIAUTOMATOR_USAGE)
+        return 0
+    if args[0] != "dump":
+        ctx.err(f"Unknown subcommand: {args[0]}\n" if args[0] not in ("runtest", "events") else
+                f"uiautomator {args[0]} is not supported on this virtual phone\n")
+        return 1
+    compressed = "--compressed" in args[1:]
+    files = [a for a in args[1:] if not a.startswith("--")]
+    target = files[0] if files else DEFAULT_DUMP
+    xml = ctx.system.dump_hierarchy(compressed=compressed)
+    if target in ("/dev/tty", "/dev/stdout"):
+        ctx.out(xml)
+    else:
+        try:
+            ctx.fs.write_bytes(target, xml.encode("utf-8"), ctx.cwd)
+        except OSError:
+            ctx.err(f"java.io.FileNotFoundException: {target}: open failed: ENOENT (No such file or "
+                    "directory)\n")
+            return 1
+    ctx.out(f"UI hierchary dumped to: {target}\n")
+    return 0

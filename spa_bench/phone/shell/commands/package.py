@@ -1,0 +1,228 @@
+"""The package manager and input-method manager: pm, ime, and `cmd` routing to the shell services.
+
+`pm list packages` prints `package:NAME` lines (adbutils and uiautomator2 regex them); `-f` adds the APK
+path (`package:/system/...apk=NAME`). The phone cannot install APKs, so `pm install` fails the way a bad
+APK does, and uninstalling a system app fails like on a real phone.
+"""
+
+from __future__ import annotations
+
+from spa_bench.phone.api import PackageInfo
+from spa_bench.phone.shell.context import CommandContext, CommandTable
+
+TABLE = CommandTable()
+command = TABLE.command
+
+GBOARD_IME = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
+ADBKEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
+INSTALL_TIME = "2024-01-01 00:00:00"  # the virtual phone's apps were all "installed" at its build
+
+
+def _find(ctx: CommandContext, name: str) -> PackageInfo | None:
+    return next((p for p in ctx.system.packages() if p.name == name), None)
+
+
+def list_packages(args: list[str], ctx: CommandContext) -> int:
+    show_path = "-f" in args
+    only_third = "-3" in args
+    only_system = "-s" in args
+    rest = [a for i, a in enumerate(args) if not a.startswith("-") and (i == 0 or args[i - 1] != "--user")]
+    needle = rest[0] if rest else ""
+    for p in sorted(ctx.system.packages(), key=lambda p: p.name):
+        if (only_third and p.system) or (only_system and not p.system) or needle not in p.name:
+            continue
+        ctx.out(f"package:{p.apk_path}={p.name}\n" if show_path else f"package:{p.name}\n")
+    return 0
+
+
+def dump_package(ctx: CommandContext, info: PackageInfo) -> str:
+    """A short `dumpsys package NAME` with the fields adbutils' app_info reads."""
+    flags = "SYSTEM HAS_CODE ALLOW_CLEAR_USER_DATA" if info.system else "HAS_CODE ALLOW_CLEAR_USER_DATA"
+    activity = info.launcher_activity or ""
+    lines = [
+        "Activity Resolver Table:",
+        "  Non-Data Actions:",
+        "      android.intent.action.MAIN:",
+        f"        {_hash(info.name)} {info.name}/{activity} filter {_hash(activity)}" if activity else "",
+        "",
+        "Packages:",
+        f"  Package [{info.name}] ({_hash(info.name)}):",
+        f"    userId={10000 + int(_hash(info.name), 16) % 1000 if not info.system else 1000}",
+        f"    pkg=Package{{{_hash(info.name + 'pkg')} {info.name}}}",
+        f"    codePath={info.apk_path.rsplit('/', 1)[0]}",
+        f"    resourcePath={info.apk_path.rsplit('/', 1)[0]}",
+        "    versionCode=34 minSdk=34 targetSdk=34",
+        "    versionName=14",
+        f"    pkgFlags=[ {flags} ]",
+        f"    timeStamp={INSTALL_TIME}",
+        f"    firstInstallTime={INSTALL_TIME}",
+        f"    lastUpdateTime={INSTALL_TIME}",
+        "    installerPackageName=null",
+        "    User 0: ceDataInode=0 installed=true hidden=false suspended=false stopped=false "
+        "notLaunched=false enabled=0",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _hash(text: str) -> str:
+    """A stable 7-hex-digit id, like the object hashes in dumpsys output."""
+    value = 0
+    for ch in text.encode("utf-8"):
+        value = (value * 31 + ch) & 0xFFFFFFF
+    return f"{value:07x}"
+
+
+@command("pm")
+def pm(args: list[str], ctx: CommandContext) -> int:
+    if not args:
+        ctx.err("Package manager (package) commands:\n  list packages [-f] [-d] [-e] [-s] [-3] [FILTER]\n"
+                "  path PACKAGE\n  clear PACKAGE\n  dump PACKAGE\n")
+        return 1
+    verb, rest = args[0], args[1:]
+    names = [a for a in rest if not a.startswith("-")]
+    if verb == "list":
+        if rest and rest[0] == "packages":
+            return list_packages(rest[1:], ctx)
+        if rest and rest[0] in ("users",):
+            ctx.out("Users:\n\tUserInfo{0:Owner:c13} running\n")
+            return 0
+        ctx.err(f"Error: unknown list type '{rest[0] if rest else ''}'\n")
+        return 255
+    if verb == "path":
+        info = _find(ctx, names[0]) if names else None
+        if info is None:
+            return 1
+        ctx.out(f"package:{info.apk_path}\n")
+        return 0
+    if verb == "clear":
+        try:
+            ctx.system.clear_package(names[-1] if names else "")
+        except KeyError:
+            ctx.err("Failed\n")
+            return 255
+        ctx.out("Success\n")
+        return 0
+    if verb == "dump":
+        info = _find(ctx, names[0]) if names else None
+        if info is not None:
+            ctx.out(dump_package(ctx, info))
+        return 0
+    if verb in ("grant", "revoke", "enable", "disable", "disable-user", "hide", "unhide"):
+        target = names[0] if names else ""
+        if _find(ctx, target) is None:
+            ctx.err(f"Exception occurred while executing '{verb}':\n"
+                    f"java.lang.IllegalArgumentException: Unknown package: {target}\n")
+            return 255
+        if verb in ("enable", "disable", "disable-user"):
+            state = {"enable": "enabled", "disable": "disabled", "disable-user": "disabled-user"}[verb]
+            ctx.out(f"Package {target} new state: {state}\n")
+        return 0
+    if verb in ("install", "install-create", "install-write", "install-commit"):
+        ctx.out("Failure [INSTALL_FAILED_INVALID_APK: the virtual phone cannot install APKs]\n")
+        return 1
+    if verb == "uninstall":
+        ctx.out("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
+        return 1
+    if verb == "get-install-location":
+        ctx.out("0[auto]\n")
+        return 0
+    ctx.err(f"Unknown command: {verb}\n")
+    return 255
+
+
+# -- ime ------------------------------------------------------------------------------------------
+
+def installed_imes(ctx: CommandContext) -> list[str]:
+    names = {p.name for p in ctx.system.packages()}
+    imes = [GBOARD_IME]
+    if "com.android.adbkeyboard" in names:
+        imes.append(ADBKEYBOARD_IME)
+    return imes
+
+
+def _enabled(ctx: CommandContext) -> list[str]:
+    raw = ctx.system.settings_get("secure", "enabled_input_methods")
+    return [x for x in (raw or GBOARD_IME).split(":") if x]
+
+
+@command("ime")
+def ime(args: list[str], ctx: CommandContext) -> int:
+    if not args:
+        ctx.out("ime <command>:\n  list [-a] [-s]\n  enable ID\n  disable ID\n  set ID\n  reset\n")
+        return 0
+    verb, rest = args[0], [a for a in args[1:] if not a.startswith("-")]
+    imes = installed_imes(ctx)
+    enabled = _enabled(ctx)
+    if verb == "list":
+        shown = imes if "-a" in args else [i for i in imes if i in enabled]
+        if "-s" in args:
+            ctx.out("".join(f"{i}\n" for i in shown))
+        else:
+            for i in shown:
+                pkg, _, cls = i.partition("/")
+                ctx.out(f"{i}:\n  mId={i} mSettingsActivity=null\n  mIsDefaultResourceId=0x0\n"
+                        f"  Service:\n    ServiceInfo:\n      name={cls}\n      packageName={pkg}\n")
+        return 0
+    if verb in ("enable", "disable", "set") and not rest:
+        ctx.err(f"Error: no input method ID given to '{verb}'\n")
+        return 255
+    target = rest[0] if rest else ""
+    if verb in ("enable", "disable", "set") and target not in imes:
+        ctx.err(f"Unknown input method {target} cannot be {verb}d for user #0\n"
+                if verb != "set" else f"Unknown input method {target} cannot be selected for user #0\n")
+        return 255
+    if verb == "enable":
+        state = "already enabled" if target in enabled else "now enabled"
+        if target not in enabled:
+            ctx.system.settings_put("secure", "enabled_input_methods", ":".join([*enabled, target]))
+        ctx.out(f"Input method {target}: {state}\n")
+        return 0
+    if verb == "disable":
+        state = "now disabled" if target in enabled else "already disabled"
+        ctx.system.settings_put("secure", "enabled_input_methods",
+                                ":".join(i for i in enabled if i != target))
+        ctx.out(f"Input method {target}: {state}\n")
+        return 0
+    if verb == "set":
+        if target not in enabled:
+            ctx.system.settings_put("secure", "enabled_input_methods", ":".join([*enabled, target]))
+        ctx.system.settings_put("secure", "default_input_method", target)
+        ctx.out(f"Input method {target} selected for user #0\n")
+        return 0
+    if verb == "reset":
+        ctx.system.settings_put("secure", "enabled_input_methods", GBOARD_IME)
+        ctx.system.settings_put("secure", "default_input_method", GBOARD_IME)
+        ctx.out(f"Reset current and enabled IMEs for user #0\n  Selected: {GBOARD_IME}\n")
+        return 0
+    ctx.err(f"Unknown command: {verb}\n")
+    return 255
+
+
+# -- cmd ------------------------------------------------------------------------------------------
+
+_CMD_SERVICES = {"package": "pm", "activity": "am", "input": "input", "settings": "settings",
+                 "input_method": "ime", "wifi": "svc", "window": "wm"}
+
+
+@command("cmd")
+def cmd(args: list[str], ctx: CommandContext) -> int:
+    """`cmd SERVICE ...` reaches the same code as the classic wrappers (pm, am, input, settings, ime)."""
+    if not args:
+        ctx.err("cmd: No service specified; use -l to list all running services. Use -w to start and "
+                "wait for a service.\n")
+        return 20
+    if args[0] == "-l":
+        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in sorted(_CMD_SERVICES)))
+        return 0
+    service = _CMD_SERVICES.get(args[0])
+    if service is None:
+        ctx.err(f"cmd: Can't find service: {args[0]}\n")
+        return 20
+    rest = args[1:]
+    if args[0] == "wifi":
+        verb = {"set-wifi-enabled": ["wifi"]}.get(rest[0] if rest else "")
+        if verb is None:
+            ctx.err(f"Unknown command: {' '.join(rest)}\n")
+            return 255
+        rest = [*verb, "enable" if rest[1:2] == ["enabled"] else "disable"]
+    return ctx.shell.run_argv([service, *rest], ctx)

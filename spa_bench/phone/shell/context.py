@@ -1,0 +1,201 @@
+"""What a shell command sees: its context (stdin, output buffers, cwd, the phone) and the command table.
+
+A command is a small function `(args, ctx) -> exit code` that writes into `ctx.stdout` / `ctx.stderr`;
+modules group them by domain and register them in a `CommandTable`. Commands never touch the host:
+every path goes through `ctx.fs` (the jailed VirtualFS).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from spa_bench.phone.api import PhoneSystem
+from spa_bench.phone.vfs import VirtualFS
+
+log = logging.getLogger(__name__)
+
+SHELL_NAME = "/system/bin/sh"
+# mksh on current Android says "inaccessible or not found"; the project's contract (and the substring
+# uiautomator2 looks for) is "not found", so keep the wording in one place.
+NOT_FOUND = "not found"
+
+
+class Output:
+    """A byte sink for a command's stdout or stderr; `discard` sinks are /dev/null."""
+
+    def __init__(self, discard: bool = False) -> None:
+        self.discard = discard
+        self._chunks: list[bytes] = []
+
+    def write(self, data: bytes | str) -> None:
+        if self.discard:
+            return
+        self._chunks.append(data.encode("utf-8") if isinstance(data, str) else data)
+
+    def getvalue(self) -> bytes:
+        return b"".join(self._chunks)
+
+
+@dataclass
+class ShellState:
+    """Per-line shell state: cwd and variables live until the end of the command line."""
+
+    cwd: str = "/"
+    variables: dict[str, str] = field(default_factory=dict)
+    exported: set[str] = field(default_factory=set)
+    status: int = 0
+    depth: int = 0  # nesting of `sh -c` / command substitution, bounded by the executor
+
+    def environment(self) -> dict[str, str]:
+        return {k: v for k, v in self.variables.items() if k in self.exported}
+
+
+class ShellRunner(Protocol):
+    """The part of the Shell that commands call back into (`sh -c`, `toybox X`, `which`)."""
+
+    def has_command(self, name: str) -> bool:
+        ...
+
+    def run_nested(self, source: str, ctx: CommandContext) -> int:
+        ...
+
+    def run_argv(self, argv: list[str], ctx: CommandContext) -> int:
+        ...
+
+
+@dataclass
+class CommandContext:
+    """Everything one command invocation may use."""
+
+    name: str
+    system: PhoneSystem
+    shell: ShellRunner
+    state: ShellState
+    stdin: bytes = b""
+    stdout: Output = field(default_factory=Output)
+    stderr: Output = field(default_factory=Output)
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def fs(self) -> VirtualFS:
+        return self.system.fs
+
+    @property
+    def cwd(self) -> str:
+        return self.state.cwd
+
+    def path(self, path: str) -> str:
+        """Absolute virtual path of an argument."""
+        return VirtualFS.normalize(path, self.state.cwd)
+
+    def out(self, data: bytes | str) -> None:
+        self.stdout.write(data)
+
+    def err(self, data: bytes | str) -> None:
+        self.stderr.write(data)
+
+    def fail(self, message: str, code: int = 1) -> int:
+        """Print `name: message` on stderr (toybox style) and return `code`."""
+        self.stderr.write(f"{self.name}: {message}\n")
+        return code
+
+
+CommandFn = Callable[[list[str], CommandContext], int]
+
+
+class CommandTable:
+    """Named commands of one domain module; the shell merges the tables of all modules."""
+
+    def __init__(self) -> None:
+        self.commands: dict[str, CommandFn] = {}
+
+    def command(self, *names: str) -> Callable[[CommandFn], CommandFn]:
+        def decorate(fn: CommandFn) -> CommandFn:
+            for name in names:
+                self.commands[name] = fn
+            return fn
+
+        return decorate
+
+
+class ShellExit(Exception):
+    """`exit N`: stops the rest of the line with status N."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class UsageError(Exception):
+    """Bad options; the message is printed after the command name."""
+
+
+@dataclass(frozen=True)
+class Options:
+    flags: frozenset[str]
+    values: dict[str, str]
+    args: list[str]
+
+    def __contains__(self, flag: object) -> bool:
+        return flag in self.flags
+
+
+def parse_options(args: Iterable[str], flags: str = "", valued: str = "",
+                  stop_at_first_arg: bool = False) -> Options:
+    """Toybox-style short options: `-rf` bundles, `-n 5` / `-n5` values, `--` ends options, options
+    may follow operands unless `stop_at_first_arg`. A lone `-` is an operand (stdin)."""
+    found: set[str] = set()
+    values: dict[str, str] = {}
+    rest: list[str] = []
+    items = list(args)
+    i = 0
+    while i < len(items):
+        a = items[i]
+        i += 1
+        if a == "--":
+            rest.extend(items[i:])
+            break
+        if not a.startswith("-") or a == "-":
+            if stop_at_first_arg:
+                rest.extend(items[i - 1:])
+                break
+            rest.append(a)
+            continue
+        j = 1
+        while j < len(a):
+            c = a[j]
+            if c in valued:
+                if j + 1 < len(a):
+                    values[c] = a[j + 1:]
+                elif i < len(items):
+                    values[c] = items[i]
+                    i += 1
+                else:
+                    raise UsageError(f"Needs 1 argument (see \"-{c}\")")
+                found.add(c)
+                break
+            if c not in flags:
+                raise UsageError(f"Unknown option '{c}'")
+            found.add(c)
+            j += 1
+    return Options(frozenset(found), values, rest)
+
+
+def run_guarded(fn: CommandFn, args: list[str], ctx: CommandContext) -> int:
+    """Run a command, turning its expected failures into messages instead of exceptions."""
+    from spa_bench.phone.vfs import VfsError
+
+    try:
+        return fn(args, ctx)
+    except ShellExit:
+        raise
+    except UsageError as exc:
+        return ctx.fail(f"{exc} (see \"{ctx.name} --help\")")
+    except VfsError as exc:
+        return ctx.fail(str(exc))
+    except Exception as exc:  # a bug in a command must not kill the ADB stream that ran it
+        log.exception("shell command %r failed", [ctx.name, *args])
+        return ctx.fail(f"internal error: {exc!r}", 255)
