@@ -57,8 +57,9 @@ class AppContext(Protocol):
 
     def set_locale(self, locale: Locale) -> None: ...
 
-    def start_activity(self, activity: str, args: dict[str, Any] | None = None,
-                       package: str | None = None) -> None: ...
+    def start_activity(
+        self, activity: str, args: dict[str, Any] | None = None, package: str | None = None
+    ) -> None: ...
 
     def finish(self) -> None: ...
 
@@ -76,6 +77,8 @@ class AppContext(Protocol):
 
     def getprop(self) -> dict[str, str]: ...
 
+    def show_keyboard(self) -> None: ...
+
     def force_stop(self, package: str) -> None: ...
 
     def clear_package(self, package: str) -> None: ...
@@ -85,6 +88,7 @@ class Activity:
     """A screen. `build` turns the app's state and `self.record` into a view tree for `area`."""
 
     name: ClassVar[str]
+    fullscreen: ClassVar[bool] = False  # drawn under the status and navigation bars (the home screen)
 
     def __init__(self, app: App, record: ActivityRecord) -> None:
         self.app = app
@@ -100,6 +104,16 @@ class Activity:
 
     def build(self, area: Rect) -> View:
         raise NotImplementedError
+
+    @property
+    def light_system_bars(self) -> bool:
+        """Whether the status/navigation bar icons are drawn white (over a wallpaper)."""
+        return False
+
+    def request_focus(self, key: str) -> None:
+        """Focus the field `key` and show the keyboard, as `EditText.requestFocus()` does."""
+        self.record.ui["focus"] = key
+        self.ctx.show_keyboard()
 
     def on_back(self) -> bool:
         """Handle BACK inside the screen (close a dialog ...); False lets the OS pop the activity."""
@@ -122,18 +136,40 @@ class Activity:
     def setter(self, key: str, value: Any) -> Callable[[], None]:
         return lambda: self.set_ui(key, value)
 
-    def scroll_list(self, area: Rect, rows: list[View], key: str = "scroll", rid: str = "",
-                    padding_bottom: int = 0) -> ScrollList:
+    def scroll_list(
+        self, area: Rect, rows: list[View], key: str = "scroll", rid: str = "", padding_bottom: int = 0
+    ) -> ScrollList:
         """A list whose offset lives in the record under `key`."""
-        return ScrollList(area, rows, int(self.ui(key, 0)), lambda off: self.set_ui(key, off), rid=rid,
-                          padding_bottom=padding_bottom)
+        return ScrollList(
+            area,
+            rows,
+            int(self.ui(key, 0)),
+            lambda off: self.set_ui(key, off),
+            rid=rid,
+            padding_bottom=padding_bottom,
+        )
 
-    def text_field(self, rect: Rect, key: str, hint: str, rid: str = "android:id/edit",
-                   on_submit: Callable[[], None] | None = None, password: bool = False) -> EditText:
+    def text_field(
+        self,
+        rect: Rect,
+        key: str,
+        hint: str,
+        rid: str = "android:id/edit",
+        on_submit: Callable[[], None] | None = None,
+        password: bool = False,
+    ) -> EditText:
         """A field whose text lives in the record under `text:<key>`, focused when `focus == key`."""
-        return self.kit.text_field(rect, key, str(self.ui(f"text:{key}", "")), hint,
-                                   self.ui("focus") == key, lambda v: self.set_ui(f"text:{key}", v),
-                                   on_submit, rid=rid, password=password)
+        return self.kit.text_field(
+            rect,
+            key,
+            str(self.ui(f"text:{key}", "")),
+            hint,
+            self.ui("focus") == key,
+            lambda v: self.set_ui(f"text:{key}", v),
+            on_submit,
+            rid=rid,
+            password=password,
+        )
 
 
 class App:
@@ -154,8 +190,13 @@ class App:
 
     @classmethod
     def info(cls) -> PackageInfo:
-        return PackageInfo(cls.package, cls.label_en, cls.label_zh, cls.launcher_activity,
-                           cls.apk_path or f"/system/app/{cls.__name__}/{cls.__name__}.apk")
+        return PackageInfo(
+            cls.package,
+            cls.label_en,
+            cls.label_zh,
+            cls.launcher_activity,
+            cls.apk_path or f"/system/app/{cls.__name__}/{cls.__name__}.apk",
+        )
 
     @classmethod
     def activity_class(cls, name: str) -> type[Activity]:

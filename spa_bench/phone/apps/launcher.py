@@ -3,29 +3,49 @@ and the app drawer that a swipe up opens."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from PIL import Image
 
 from spa_bench.phone.api import PackageInfo
 from spa_bench.phone.apps.base import Activity, App
 from spa_bench.phone.i18n import Strings
-from spa_bench.phone.ui import FRAME, Canvas, ImageView, Rect, TextView, View, tone
+from spa_bench.phone.ui import FRAME, Callback, Canvas, Rect, TextView, View, tone
 from spa_bench.phone.ui.fonts import ellipsize
 
 PACKAGE = "com.google.android.apps.nexuslauncher"
-STRINGS = Strings({
-    "search": ("Search", "搜索"),
-    "search_apps": ("Search apps", "搜索应用"),
-    "weekday": ("{weekday}, {month} {day}", "{month}{day}日 {weekday}"),
-})
-_WEEKDAYS = {"en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-             "zh": ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日")}
-_MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-              "October", "November", "December")
+STRINGS = Strings(
+    {
+        "search": ("Search", "搜索"),
+        "search_apps": ("Search apps", "搜索应用"),
+        "weekday": ("{weekday}, {month} {day}", "{month}{day}日 {weekday}"),
+    }
+)
+_WEEKDAYS = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "zh": ("星期一", "星期二", "星期三", "星期四", "星期五", "星期六", "星期日"),
+}
+_MONTHS_EN = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 # Apps that go in the dock when installed, in order (the rest fill the home grid).
-DOCK = ("com.google.android.dialer", "com.google.android.apps.messaging", "com.android.chrome",
-        "com.android.camera2")
+DOCK = (
+    "com.google.android.dialer",
+    "com.google.android.apps.messaging",
+    "com.android.chrome",
+    "com.android.camera2",
+)
 
 
 @lru_cache(maxsize=4)
@@ -49,7 +69,9 @@ class Wallpaper(View):
 
     def paint(self, canvas: Canvas) -> None:
         b = self.bounds
-        canvas.image.paste(wallpaper(b.width, b.height, self.dark), (b.left - canvas.origin[0], b.top - canvas.origin[1]))
+        canvas.image.paste(
+            wallpaper(b.width, b.height, self.dark), (b.left - canvas.origin[0], b.top - canvas.origin[1])
+        )
 
 
 class AppIcon(View):
@@ -57,10 +79,23 @@ class AppIcon(View):
 
     class_name = "android.widget.TextView"
 
-    def __init__(self, bounds: Rect, info: PackageInfo, label: str, icon: str, hue: str, *, dark: bool,
-                 on_light: bool, icon_size: int, text_size: int, on_click: object) -> None:
-        super().__init__(bounds, text=label, desc=label, on_click=on_click,  # type: ignore[arg-type]
-                         long_clickable=True, rid=f"{PACKAGE}:id/icon")
+    def __init__(
+        self,
+        bounds: Rect,
+        info: PackageInfo,
+        label: str,
+        icon: str,
+        hue: str,
+        *,
+        dark: bool,
+        on_light: bool,
+        icon_size: int,
+        text_size: int,
+        on_click: Callback,
+    ) -> None:
+        super().__init__(
+            bounds, text=label, desc=label, on_click=on_click, long_clickable=True, rid=f"{PACKAGE}:id/icon"
+        )
         self.icon, self.hue, self.dark = icon, hue, dark
         self.on_light = on_light
         self.icon_size = icon_size
@@ -75,8 +110,11 @@ class AppIcon(View):
         rect = Rect(cx - s // 2, b.top, cx - s // 2 + s, b.top + s)
         canvas.ellipse(rect, circle)
         g = round(s * 0.55)
-        canvas.icon(self.icon, Rect(cx - g // 2, rect.center[1] - g // 2, cx - g // 2 + g, rect.center[1] - g // 2 + g),
-                    glyph)
+        canvas.icon(
+            self.icon,
+            Rect(cx - g // 2, rect.center[1] - g // 2, cx - g // 2 + g, rect.center[1] - g // 2 + g),
+            glyph,
+        )
         if self.text:
             color = (30, 30, 34) if self.on_light and not self.dark else (250, 250, 252)
             label = ellipsize(self.text, self.text_size, b.width)
@@ -93,9 +131,18 @@ class Home(Activity):
     def _icon(self, rect: Rect, info: PackageInfo, on_light: bool, with_label: bool = True) -> AppIcon:
         app_cls = _app_meta(info.name)
         label = info.label(self.ctx.locale)
-        return AppIcon(rect, info, label if with_label else "", app_cls[0], app_cls[1],
-                       dark=self.kit.palette.dark, on_light=on_light, icon_size=self.kit.dp(56),
-                       text_size=self.kit.dp(13), on_click=lambda pkg=info.name: self.ctx.launch(pkg))
+        return AppIcon(
+            rect,
+            info,
+            label if with_label else "",
+            app_cls[0],
+            app_cls[1],
+            dark=self.kit.palette.dark,
+            on_light=on_light,
+            icon_size=self.kit.dp(56),
+            text_size=self.kit.dp(13),
+            on_click=partial(self.ctx.launch, info.name),
+        )
 
     def build(self, area: Rect) -> View:
         kit = self.kit
@@ -108,11 +155,26 @@ class Home(Activity):
         now = self.ctx.clock.now()
         loc = self.ctx.locale
         wd = _WEEKDAYS[loc][now.weekday()]
-        date = (STRINGS.get(loc, "weekday", weekday=wd, month=_MONTHS_EN[now.month - 1], day=now.day) if loc == "en"
-                else STRINGS.get(loc, "weekday", weekday=wd, month=f"{now.month}月", day=now.day))
-        root.add(TextView(Rect(area.left + kit.dp(24), area.top + kit.dp(24), area.right - kit.dp(24),
-                               area.top + kit.dp(64)), date, kit.dp(22), (255, 255, 255),
-                          rid=f"{PACKAGE}:id/date", on_click=None))
+        date = (
+            STRINGS.get(loc, "weekday", weekday=wd, month=_MONTHS_EN[now.month - 1], day=now.day)
+            if loc == "en"
+            else STRINGS.get(loc, "weekday", weekday=wd, month=f"{now.month}月", day=now.day)
+        )
+        root.add(
+            TextView(
+                Rect(
+                    area.left + kit.dp(24),
+                    area.top + kit.dp(24),
+                    area.right - kit.dp(24),
+                    area.top + kit.dp(64),
+                ),
+                date,
+                kit.dp(22),
+                (255, 255, 255),
+                rid=f"{PACKAGE}:id/date",
+                on_click=None,
+            )
+        )
         apps = self.launchable()
         dock = [p for name in DOCK for p in apps if p.name == name]
         grid = [p for p in apps if p not in dock]
@@ -127,17 +189,31 @@ class Home(Activity):
         dock_top = area.bottom - kit.dp(96) - kit.dp(72)
         for i, info in enumerate(dock[:cols]):
             left = area.left + kit.dp(16) + i * cell_w
-            root.add(self._icon(Rect(left, dock_top, left + cell_w, dock_top + kit.dp(64)), info, False, False))
-        pill = Rect(area.left + kit.dp(24), area.bottom - kit.dp(80), area.right - kit.dp(24),
-                    area.bottom - kit.dp(24))
-        bar = kit.search_bar(pill, STRINGS.get(loc, "search"), rid=f"{PACKAGE}:id/search_container_hotseat",
-                             on_click=self._open_search)
+            root.add(
+                self._icon(Rect(left, dock_top, left + cell_w, dock_top + kit.dp(64)), info, False, False)
+            )
+        pill = Rect(
+            area.left + kit.dp(24),
+            area.bottom - kit.dp(80),
+            area.right - kit.dp(24),
+            area.bottom - kit.dp(24),
+        )
+        bar = kit.search_bar(
+            pill,
+            STRINGS.get(loc, "search"),
+            rid=f"{PACKAGE}:id/search_container_hotseat",
+            on_click=self._open_search,
+        )
         bar.bg = (255, 255, 255) if not kit.palette.dark else (48, 50, 58)
         root.add(bar)
         return root
 
+    @property
+    def light_system_bars(self) -> bool:
+        return not self.ui("drawer")
+
     def _open_search(self) -> None:
-        self.record.ui["focus"] = "apps_search"
+        self.request_focus("apps_search")
         self.set_ui("drawer", True)
 
     def _swipe_home(self, direction: str) -> bool:
@@ -149,12 +225,21 @@ class Home(Activity):
     def _drawer(self, area: Rect) -> View:
         kit = self.kit
         p = kit.palette
-        sheet = View(Rect(0, area.top - kit.dp(32), area.right, kit.metrics.height), class_name=FRAME,
-                     bg=p.surface if not p.dark else p.background, rid=f"{PACKAGE}:id/apps_view")
+        sheet = View(
+            Rect(0, area.top - kit.dp(32), area.right, kit.metrics.height),
+            class_name=FRAME,
+            bg=p.surface if not p.dark else p.background,
+            rid=f"{PACKAGE}:id/apps_view",
+        )
         sheet.on_swipe = self._swipe_drawer
-        field = self.text_field(Rect(area.left + kit.dp(16), area.top + kit.dp(16), area.right - kit.dp(16),
-                                     area.top + kit.dp(72)), "apps_search", STRINGS.get(self.ctx.locale, "search_apps"),
-                                rid=f"{PACKAGE}:id/search_box_input")
+        field = self.text_field(
+            Rect(
+                area.left + kit.dp(16), area.top + kit.dp(16), area.right - kit.dp(16), area.top + kit.dp(72)
+            ),
+            "apps_search",
+            STRINGS.get(self.ctx.locale, "search_apps"),
+            rid=f"{PACKAGE}:id/search_box_input",
+        )
         field.radius = field.bounds.height // 2
         field.underline = False
         field.icon = "search"

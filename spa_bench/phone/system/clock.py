@@ -15,8 +15,9 @@ def _utc_now() -> datetime:
 class PhoneClock:
     """The phone runs on UTC (`persist.sys.timezone`), naive datetimes throughout."""
 
-    def __init__(self, wall: Callable[[], datetime] = _utc_now,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, wall: Callable[[], datetime] = _utc_now, monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
         self._wall = wall
         self._monotonic = monotonic
         self.offset = timedelta(0)

@@ -40,8 +40,9 @@ class OsAppContext:
     def set_locale(self, locale: Locale) -> None:
         self._os.set_locale(locale)
 
-    def start_activity(self, activity: str, args: dict[str, Any] | None = None,
-                       package: str | None = None) -> None:
+    def start_activity(
+        self, activity: str, args: dict[str, Any] | None = None, package: str | None = None
+    ) -> None:
         self._os.open_activity(package or self.package, activity, args or {})
 
     def finish(self) -> None:
@@ -76,6 +77,10 @@ class OsAppContext:
                 except OSError:
                     pass
         return total
+
+    def show_keyboard(self) -> None:
+        self._os.ime.visible = True
+        self._os.invalidate()
 
     def getprop(self) -> dict[str, str]:
         return self._os.getprop()

@@ -9,6 +9,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from PIL import Image
+
 from spa_bench.phone.system.keyboard import ImeState
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import EditText, Frame, ScrollList, View
@@ -20,10 +22,23 @@ if TYPE_CHECKING:
 KEY_HOME, KEY_BACK, KEY_ENTER, KEY_DEL, KEY_APP_SWITCH, KEY_MENU = 3, 4, 66, 67, 187, 82
 KEY_SPACE, KEY_FORWARD_DEL, KEY_TAB, KEY_ESCAPE = 62, 112, 61, 111
 # KEYCODE_0..9 = 7..16, KEYCODE_A..Z = 29..54, and a few punctuation keys that `input keyevent` types.
-_PRINTABLE: dict[int, str] = {**{7 + i: str(i) for i in range(10)},
-                              **{29 + i: chr(ord("a") + i) for i in range(26)},
-                              KEY_SPACE: " ", 55: ",", 56: ".", 69: "-", 70: "=", 71: "[", 72: "]",
-                              73: "\\", 74: ";", 75: "'", 76: "/", 77: "@", 81: "+"}
+_PRINTABLE: dict[int, str] = {
+    **{7 + i: str(i) for i in range(10)},
+    **{29 + i: chr(ord("a") + i) for i in range(26)},
+    KEY_SPACE: " ",
+    55: ",",
+    56: ".",
+    69: "-",
+    70: "=",
+    71: "[",
+    72: "]",
+    73: "\\",
+    74: ";",
+    75: "'",
+    76: "/",
+    77: "@",
+    81: "+",
+}
 LONG_PRESS_MS = 500
 # ADBKeyboard's EditorInfo IME actions: 2 GO, 3 SEARCH, 4 SEND, 5 NEXT, 6 DONE.
 _SUBMIT_ACTIONS = {2, 3, 4, 5, 6}
@@ -40,10 +55,11 @@ class InputMixin:
     frame: Callable[[], Frame]
     invalidate: Callable[[], None]
     go_home: Callable[[], None]
-    _thumbs: dict[str, object]
+    _thumbs: dict[str, Image.Image]
 
     @property
-    def kit(self) -> Kit: ...  # provided by PhoneOS
+    def kit(self) -> Kit:
+        raise NotImplementedError  # ScreenMixin's comes first in PhoneOS's MRO
 
     # -- touch ----------------------------------------------------------------------------------------
     def tap(self, x: int, y: int) -> None:
@@ -80,7 +96,9 @@ class InputMixin:
                 else:
                     self.tap(x1, y1)
                 return
-            direction = ("up" if dy < 0 else "down") if abs(dy) >= abs(dx) else ("left" if dx < 0 else "right")
+            direction = (
+                ("up" if dy < 0 else "down") if abs(dy) >= abs(dx) else ("left" if dx < 0 else "right")
+            )
             path = self.frame().path_to(x1, y1)
             for view in reversed(path):
                 if isinstance(view, ScrollList) and direction in ("up", "down") and view.scroll_by(-dy):

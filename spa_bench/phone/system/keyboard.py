@@ -34,10 +34,28 @@ class ImeState:
 class Key(View):
     class_name = "android.widget.Button"
 
-    def __init__(self, bounds: Rect, label: str, desc: str, *, on_click: Callback, fill: tuple[int, int, int],
-                 fg: tuple[int, int, int], size: int, icon: str = "", radius: int = 0) -> None:
-        super().__init__(bounds, rid=f"{IME_PACKAGE}:id/key", text=label if not icon else "", desc=desc,
-                         on_click=on_click, bg=fill, radius=radius)
+    def __init__(
+        self,
+        bounds: Rect,
+        label: str,
+        desc: str,
+        *,
+        on_click: Callback,
+        fill: tuple[int, int, int],
+        fg: tuple[int, int, int],
+        size: int,
+        icon: str = "",
+        radius: int = 0,
+    ) -> None:
+        super().__init__(
+            bounds,
+            rid=f"{IME_PACKAGE}:id/key",
+            text=label if not icon else "",
+            desc=desc,
+            on_click=on_click,
+            bg=fill,
+            radius=radius,
+        )
         self.label = label
         self.fg = fg
         self.size = size
@@ -61,17 +79,39 @@ def adb_keyboard_height(kit: Kit) -> int:
     return kit.dp(40)
 
 
-def build_keyboard(kit: Kit, area: Rect, state: ImeState, *, type_text: Callable[[str], None],
-                   delete: Callback, enter: Callback, toggle_shift: Callback, toggle_symbols: Callback,
-                   hide: Callback, enter_label: str) -> View:
+def build_keyboard(
+    kit: Kit,
+    area: Rect,
+    state: ImeState,
+    *,
+    type_text: Callable[[str], None],
+    delete: Callback,
+    enter: Callback,
+    toggle_shift: Callback,
+    toggle_symbols: Callback,
+    hide: Callback,
+    enter_label: str,
+) -> View:
     """The keyboard window's view tree, filling `area` (bottom of the screen, above the nav bar)."""
     p = kit.palette
     root = View(area, class_name=FRAME, bg=p.keyboard, rid=f"{IME_PACKAGE}:id/keyboard_view")
     bar = kit.dp(44)
     s = kit.dp(40)
-    root.add(View(Rect(area.left, area.top, area.right, area.top + bar), class_name=FRAME, children=[
-        _icon_button(kit, Rect(area.left + kit.dp(8), area.top + 2, area.left + kit.dp(8) + s, area.top + 2 + s),
-                     "chevron_down", "Hide keyboard", hide)]))
+    root.add(
+        View(
+            Rect(area.left, area.top, area.right, area.top + bar),
+            class_name=FRAME,
+            children=[
+                _icon_button(
+                    kit,
+                    Rect(area.left + kit.dp(8), area.top + 2, area.left + kit.dp(8) + s, area.top + 2 + s),
+                    "chevron_down",
+                    "Hide keyboard",
+                    hide,
+                )
+            ],
+        )
+    )
     row_h = kit.dp(56)
     gap = kit.dp(6)
     pad = kit.dp(4)
@@ -82,8 +122,17 @@ def build_keyboard(kit: Kit, area: Rect, state: ImeState, *, type_text: Callable
     key_fill, fn_fill, fg = p.key, p.surface_high if not p.dark else p.surface, p.on_surface
     radius = kit.dp(6)
 
-    def key(x0: float, x1: float, y: int, label: str, desc: str, cb: Callback, *, fill: tuple[int, int, int],
-            icon: str = "") -> None:
+    def key(
+        x0: float,
+        x1: float,
+        y: int,
+        label: str,
+        desc: str,
+        cb: Callback,
+        *,
+        fill: tuple[int, int, int],
+        icon: str = "",
+    ) -> None:
         r = Rect(round(x0 + gap / 2), y + gap // 2, round(x1 - gap / 2), y + row_h - gap // 2)
         root.add(Key(r, label, desc, on_click=cb, fill=fill, fg=fg, size=key_size, icon=icon, radius=radius))
 
@@ -94,23 +143,54 @@ def build_keyboard(kit: Kit, area: Rect, state: ImeState, *, type_text: Callable
         y = top + i * row_h
         start = pad + (10 - len(letters)) * unit / 2 if i < 2 else pad + 1.5 * unit
         if i == 2:
-            key(pad, pad + 1.5 * unit, y, "", "Shift" if not state.symbols else "More symbols",
-                toggle_shift, fill=p.primary_container if state.shift else fn_fill, icon="shift")
+            key(
+                pad,
+                pad + 1.5 * unit,
+                y,
+                "",
+                "Shift" if not state.symbols else "More symbols",
+                toggle_shift,
+                fill=p.primary_container if state.shift else fn_fill,
+                icon="shift",
+            )
         for j, ch in enumerate(letters):
             label = ch.upper() if state.shift and not state.symbols else ch
             key(start + j * unit, start + (j + 1) * unit, y, label, label, typer(label), fill=key_fill)
         if i == 2:
-            key(area.width - pad - 1.5 * unit, area.width - pad, y, "", "Delete", delete, fill=fn_fill,
-                icon="backspace")
+            key(
+                area.width - pad - 1.5 * unit,
+                area.width - pad,
+                y,
+                "",
+                "Delete",
+                delete,
+                fill=fn_fill,
+                icon="backspace",
+            )
     y = top + 3 * row_h
     key(pad, pad + 1.5 * unit, y, "ABC" if state.symbols else "?123", "Symbols", toggle_symbols, fill=fn_fill)
     key(pad + 1.5 * unit, pad + 2.5 * unit, y, ",", ",", typer(","), fill=fn_fill)
     key(pad + 2.5 * unit, pad + 7.5 * unit, y, "", "Space", typer(" "), fill=key_fill)
     key(pad + 7.5 * unit, pad + 8.5 * unit, y, ".", ".", typer("."), fill=fn_fill)
-    ent = Rect(round(pad + 8.5 * unit + gap / 2), y + gap // 2, round(area.width - pad - gap / 2),
-               y + row_h - gap // 2)
-    root.add(Key(ent, "", enter_label, on_click=enter, fill=p.primary, fg=p.on_primary, size=key_size,
-                 icon="enter", radius=radius))
+    ent = Rect(
+        round(pad + 8.5 * unit + gap / 2),
+        y + gap // 2,
+        round(area.width - pad - gap / 2),
+        y + row_h - gap // 2,
+    )
+    root.add(
+        Key(
+            ent,
+            "",
+            enter_label,
+            on_click=enter,
+            fill=p.primary,
+            fg=p.on_primary,
+            size=key_size,
+            icon="enter",
+            radius=radius,
+        )
+    )
     return root
 
 
@@ -120,8 +200,16 @@ def build_adb_keyboard(kit: Kit, area: Rect) -> View:
     root = View(area, class_name=FRAME, bg=p.keyboard, rid=f"{ADB_IME_PACKAGE}:id/keyboard")
     from spa_bench.phone.ui import TextView
 
-    root.add(TextView(area, "ADB Keyboard {ON}", kit.body_medium, p.on_surface, align="center",
-                      rid=f"{ADB_IME_PACKAGE}:id/keyboard_title"))
+    root.add(
+        TextView(
+            area,
+            "ADB Keyboard {ON}",
+            kit.body_medium,
+            p.on_surface,
+            align="center",
+            rid=f"{ADB_IME_PACKAGE}:id/keyboard_title",
+        )
+    )
     return root
 
 

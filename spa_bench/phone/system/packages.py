@@ -9,14 +9,35 @@ from spa_bench.phone.i18n import locale_tag
 
 SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
     PackageInfo("android", "Android System", "Android 系统", None, "/system/framework/framework-res.apk"),
-    PackageInfo("com.android.systemui", "System UI", "系统界面", None,
-                "/system_ext/priv-app/SystemUIGoogle/SystemUIGoogle.apk"),
-    PackageInfo("com.android.providers.settings", "Settings Storage", "设置存储", None,
-                "/system/priv-app/SettingsProvider/SettingsProvider.apk"),
-    PackageInfo("com.android.inputmethod.latin", "Android Keyboard (AOSP)", "Android 键盘 (AOSP)", None,
-                "/system/app/LatinIME/LatinIME.apk"),
-    PackageInfo("com.android.adbkeyboard", "ADBKeyboard", "ADBKeyboard", None,
-                "/data/app/com.android.adbkeyboard-1/base.apk", system=False),
+    PackageInfo(
+        "com.android.systemui",
+        "System UI",
+        "系统界面",
+        None,
+        "/system_ext/priv-app/SystemUIGoogle/SystemUIGoogle.apk",
+    ),
+    PackageInfo(
+        "com.android.providers.settings",
+        "Settings Storage",
+        "设置存储",
+        None,
+        "/system/priv-app/SettingsProvider/SettingsProvider.apk",
+    ),
+    PackageInfo(
+        "com.android.inputmethod.latin",
+        "Android Keyboard (AOSP)",
+        "Android 键盘 (AOSP)",
+        None,
+        "/system/app/LatinIME/LatinIME.apk",
+    ),
+    PackageInfo(
+        "com.android.adbkeyboard",
+        "ADBKeyboard",
+        "ADBKeyboard",
+        None,
+        "/data/app/com.android.adbkeyboard-1/base.apk",
+        system=False,
+    ),
     PackageInfo("com.android.shell", "Shell", "Shell", None, "/system/priv-app/Shell/Shell.apk"),
 )
 
@@ -32,8 +53,10 @@ def serial_number(config: PhoneConfig) -> str:
 
 def properties(config: PhoneConfig, locale: Locale) -> dict[str, str]:
     bid = build_id(config)
-    fingerprint = (f"{config.manufacturer}/{config.product}/{config.device}:{config.android_release}/"
-                   f"{bid}/11583682:user/release-keys")
+    fingerprint = (
+        f"{config.manufacturer}/{config.product}/{config.device}:{config.android_release}/"
+        f"{bid}/11583682:user/release-keys"
+    )
     tag = locale_tag(locale)
     props = {
         "ro.product.model": config.model,

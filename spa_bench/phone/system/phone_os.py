@@ -28,7 +28,7 @@ from spa_bench.phone.system.providers import ProviderRegistry, SettingsProvider,
 from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
-from spa_bench.phone.ui import Kit, Metrics, palette
+from spa_bench.phone.ui import Metrics
 from spa_bench.phone.vfs import VirtualFS
 
 STATE_VERSION = 1
@@ -66,7 +66,9 @@ class PhoneOS(ScreenMixin, InputMixin):
 
     def _register_providers(self) -> None:
         self.providers.unregister_all()
-        self.providers.register("settings", SettingsProvider(lambda: self.settings.path, self._settings_changed))
+        self.providers.register(
+            "settings", SettingsProvider(lambda: self.settings.path, self._settings_changed)
+        )
         for app in self.apps.values():
             for authority, provider in app.providers().items():
                 self.providers.register(authority, provider)
@@ -76,23 +78,6 @@ class PhoneOS(ScreenMixin, InputMixin):
         self.invalidate()
 
     # -- state helpers -----------------------------------------------------------------------------------
-    def invalidate(self) -> None:
-        """Mark the screen stale; the next screenshot/dump/tap rebuilds it."""
-        with self.lock:
-            self.version += 1
-
-    @property
-    def locale(self) -> Locale:
-        return parse_locale(self.settings.get("system", "system_locales"), self.config.locale)
-
-    @property
-    def dark(self) -> bool:
-        return self.settings.get("secure", "ui_night_mode") == "2"
-
-    @property
-    def kit(self) -> Kit:
-        return Kit(self.metrics, palette(self.dark))
-
     def set_locale(self, locale: Locale) -> None:
         with self.lock:
             self.settings_put("system", "system_locales", locale_tag(locale))
@@ -104,11 +89,14 @@ class PhoneOS(ScreenMixin, InputMixin):
             raise KeyError(package) from None
 
     # -- activity manager ---------------------------------------------------------------------------------
-    def start_activity(self, package: str, activity: str | None = None,
-                       extras: dict[str, str] | None = None) -> str:
+    def start_activity(
+        self, package: str, activity: str | None = None, extras: dict[str, str] | None = None
+    ) -> str:
         with self.lock:
             app = self.app(package)
             name = activity or app.launcher_activity
+            if name is None and package == LAUNCHER:
+                name = self.tasks.top(LAUNCHER).activity
             if name is None:
                 raise KeyError(f"{package} has no launcher activity")
             cls = app.activity_class(name)
@@ -156,6 +144,8 @@ class PhoneOS(ScreenMixin, InputMixin):
 
     def current_focus(self) -> tuple[str, str]:
         with self.lock:
+            if self.recents_open:  # Pixel's recents screen is part of the launcher
+                return LAUNCHER, self.tasks.top(LAUNCHER).activity
             return self.tasks.front, self.tasks.top().activity
 
     def show_toast(self, message: str, seconds: float = 2.5) -> None:
@@ -209,15 +199,16 @@ class PhoneOS(ScreenMixin, InputMixin):
 
     def settings_list(self, namespace: str) -> dict[str, str]:
         with self.lock:
-            return self.settings.list(namespace)
+            return self.settings.as_dict(namespace)
 
     def getprop(self) -> dict[str, str]:
         with self.lock:
             return properties(self.config, self.locale)
 
     # -- content providers --------------------------------------------------------------------------------
-    def content_query(self, uri: str, projection: list[str] | None = None, where: str | None = None,
-                      sort: str | None = None) -> list[ProviderRow]:
+    def content_query(
+        self, uri: str, projection: list[str] | None = None, where: str | None = None, sort: str | None = None
+    ) -> list[ProviderRow]:
         with self.lock:
             provider, path = self.providers.resolve(uri)
             return provider.query(path, projection, where, sort)

@@ -18,8 +18,9 @@ Value = str | int | float | None
 
 
 class ContentProvider(Protocol):
-    def query(self, path: list[str], projection: list[str] | None, where: str | None,
-              sort: str | None) -> list[ProviderRow]: ...
+    def query(
+        self, path: list[str], projection: list[str] | None, where: str | None, sort: str | None
+    ) -> list[ProviderRow]: ...
 
     def insert(self, path: list[str], values: dict[str, Value]) -> str: ...
 
@@ -31,7 +32,7 @@ class ContentProvider(Protocol):
 def parse_uri(uri: str) -> tuple[str, list[str]]:
     if not uri.startswith("content://"):
         raise ProviderError(f"Invalid URI: {uri}")
-    rest = uri[len("content://"):].split("?")[0]
+    rest = uri[len("content://") :].split("?")[0]
     authority, _, path = rest.partition("/")
     return authority, [p for p in path.split("/") if p]
 
@@ -72,8 +73,13 @@ def _where(extra: str | None, where: str | None) -> str:
 class SqliteTableProvider:
     """Serves `content://<authority>/<table>[/<_id>]` from one SQLite file."""
 
-    def __init__(self, authority: str, db: Callable[[], Path], tables: Sequence[str],
-                 on_change: Callable[[], None] = lambda: None) -> None:
+    def __init__(
+        self,
+        authority: str,
+        db: Callable[[], Path],
+        tables: Sequence[str],
+        on_change: Callable[[], None] = lambda: None,
+    ) -> None:
         self.authority = authority
         self.db = db
         self.tables = tuple(tables)
@@ -97,8 +103,9 @@ class SqliteTableProvider:
         path.parent.mkdir(parents=True, exist_ok=True)
         return sqlite3.connect(path, timeout=5.0, isolation_level=None)
 
-    def query(self, path: list[str], projection: list[str] | None, where: str | None,
-              sort: str | None) -> list[ProviderRow]:
+    def query(
+        self, path: list[str], projection: list[str] | None, where: str | None, sort: str | None
+    ) -> list[ProviderRow]:
         table, extra = self._target(path)
         cols = ", ".join(_column(c) for c in projection) if projection else "*"
         sql = f"SELECT {cols} FROM {table}{_where(extra, where)}" + (f" ORDER BY {sort}" if sort else "")
@@ -115,8 +122,7 @@ class SqliteTableProvider:
     def insert(self, path: list[str], values: dict[str, Value]) -> str:
         table, _ = self._target(path)
         names = [_column(n) for n in values]
-        sql = (f"INSERT INTO {table} ({', '.join(names)}) "
-               f"VALUES ({', '.join('?' for _ in names)})")
+        sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
         conn = self._connect()
         try:
             cur = conn.execute(sql, list(values.values()))
@@ -133,7 +139,9 @@ class SqliteTableProvider:
         sets = ", ".join(f"{_column(n)} = ?" for n in values)
         conn = self._connect()
         try:
-            count = conn.execute(f"UPDATE {table} SET {sets}{_where(extra, where)}", list(values.values())).rowcount
+            count = conn.execute(
+                f"UPDATE {table} SET {sets}{_where(extra, where)}", list(values.values())
+            ).rowcount
         except sqlite3.Error as exc:
             raise ProviderError(str(exc)) from exc
         finally:
@@ -168,6 +176,8 @@ class SettingsProvider(SqliteTableProvider):
         name = values.get("name")
         if name is None:
             raise ProviderError("name is required")
-        super().insert([table], {"name": str(name), "value": None if values.get("value") is None
-                                 else str(values.get("value"))})
+        super().insert(
+            [table],
+            {"name": str(name), "value": None if values.get("value") is None else str(values.get("value"))},
+        )
         return f"content://settings/{table}/{name}"

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from spa_bench.phone.api import Locale, PhoneConfig
+from spa_bench.phone.i18n import parse_locale
 from spa_bench.phone.system.keyboard import (
     ADB_IME_PACKAGE,
     IME_PACKAGE,
@@ -27,10 +29,9 @@ from spa_bench.phone.system.systemui import (
     status_bar_height,
 )
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
-from spa_bench.phone.ui import FRAME, Canvas, EditText, Frame, Kit, Metrics, Rect, View, Window
+from spa_bench.phone.ui import FRAME, Canvas, EditText, Frame, Kit, Metrics, Rect, View, Window, palette
 
 if TYPE_CHECKING:
-    from spa_bench.phone.api import Locale
     from spa_bench.phone.apps import App
     from spa_bench.phone.system.clock import PhoneClock
     from spa_bench.phone.system.settings_store import SettingsStore
@@ -40,6 +41,7 @@ FrameKey = tuple[int, str, bool]
 
 class ScreenMixin:
     lock: threading.RLock
+    config: PhoneConfig
     version: int
     metrics: Metrics
     tasks: TaskManager
@@ -61,12 +63,16 @@ class ScreenMixin:
     _edit_enter: Callable[[], None]
 
     @property
-    def kit(self) -> Kit: ...  # provided by PhoneOS
+    def kit(self) -> Kit:
+        return Kit(self.metrics, palette(self.settings.get("secure", "ui_night_mode") == "2"))
 
     @property
-    def locale(self) -> Locale: ...  # provided by PhoneOS
+    def locale(self) -> Locale:
+        return parse_locale(self.settings.get("system", "system_locales"), self.config.locale)
 
-    def invalidate(self) -> None: ...
+    def invalidate(self) -> None:
+        with self.lock:
+            self.version += 1
 
     def _init_screen_cache(self) -> None:
         self._frame: Frame | None = None
@@ -110,17 +116,22 @@ class ScreenMixin:
     def _bars(self) -> tuple[int, int]:
         return status_bar_height(self.kit), nav_bar_height(self.kit)
 
-    def _app_window(self, package: str, area: Rect) -> tuple[Window, bool]:
-        """The app's window for `area`; returns it and whether the screen is full-bleed (wallpaper)."""
+    def _app_window(self, package: str, area: Rect) -> tuple[Window, bool, bool]:
+        """The app's window for `area`, whether it is full-bleed (wallpaper) and wants white bar icons."""
         app = self.apps[package]
         record = self.tasks.top(package)
         activity = app.create(record)
-        fullscreen = bool(getattr(activity, "fullscreen", False))
+        fullscreen = activity.fullscreen
         content = activity.build(area)
         bounds = self.metrics.screen if fullscreen else area
-        root = View(bounds, class_name=FRAME, rid="android:id/content",
-                    bg=None if fullscreen else self.kit.palette.background, children=[content])
-        return Window(package, root, name=record.activity), fullscreen
+        root = View(
+            bounds,
+            class_name=FRAME,
+            rid="android:id/content",
+            bg=None if fullscreen else self.kit.palette.background,
+            children=[content],
+        )
+        return Window(package, root, name=record.activity), fullscreen, activity.light_system_bars
 
     def _build_frame(self) -> Frame:
         for _attempt in range(2):
@@ -150,19 +161,30 @@ class ScreenMixin:
         if kb_shown:
             kb_h = adb_keyboard_height(kit) if ime_pkg == ADB_IME_PACKAGE else keyboard_height(kit)
         area = Rect(0, sb, screen.width, screen.height - nav - kb_h)
-        app_window, fullscreen = self._app_window(self.tasks.front, area)
+        app_window, fullscreen, light_icons = self._app_window(self.tasks.front, area)
         windows = [app_window]
-        light_bars = fullscreen or self.recents_open
+        transparent = fullscreen and not self.recents_open
+        light_content = p.dark or (light_icons and not self.recents_open)
         if self.recents_open:
             windows.append(self._recents_window(Rect(0, sb, screen.width, screen.height - nav)))
-        windows.append(Window(SYSTEMUI, build_status_bar(
-            kit, Rect(0, 0, screen.width, sb), time=self.clock.status_time(self._use_24h()),
-            wifi=self.settings.get("global", "wifi_on") == "1",
-            airplane=self.settings.get("global", "airplane_mode_on") == "1",
-            bluetooth=self.settings.get("global", "bluetooth_on") == "1", battery=self.battery_level,
-            show_percent=self.settings.get("system", "status_bar_show_battery_percent") == "1",
-            light_content=light_bars and not self.recents_open or (self.recents_open and p.dark),
-            bg=None if light_bars else p.background), name="StatusBar"))
+        windows.append(
+            Window(
+                SYSTEMUI,
+                build_status_bar(
+                    kit,
+                    Rect(0, 0, screen.width, sb),
+                    time=self.clock.status_time(self._use_24h()),
+                    wifi=self.settings.get("global", "wifi_on") == "1",
+                    airplane=self.settings.get("global", "airplane_mode_on") == "1",
+                    bluetooth=self.settings.get("global", "bluetooth_on") == "1",
+                    battery=self.battery_level,
+                    show_percent=self.settings.get("system", "status_bar_show_battery_percent") == "1",
+                    light_content=light_content,
+                    bg=None if transparent else (p.surface_high if self.recents_open and not p.dark else p.background),
+                ),
+                name="StatusBar",
+            )
+        )
         if kb_shown:
             kb_area = Rect(0, area.bottom, screen.width, screen.height - nav)
             if ime_pkg == ADB_IME_PACKAGE:
@@ -170,11 +192,21 @@ class ScreenMixin:
             else:
                 windows.append(Window(IME_PACKAGE, self._keyboard_view(kb_area), name="InputMethod"))
         self._keyboard_in_frame = kb_shown
-        windows.append(Window(SYSTEMUI, build_nav_bar(
-            kit, Rect(0, screen.height - nav, screen.width, screen.height), back=lambda: self._key_back(),
-            home=lambda: self._key_home(), recents=lambda: self._key_recents(),
-            light_content=(fullscreen and not self.recents_open) or p.dark,
-            bg=None if light_bars else (p.keyboard if kb_shown else p.background)), name="NavigationBar"))
+        windows.append(
+            Window(
+                SYSTEMUI,
+                build_nav_bar(
+                    kit,
+                    Rect(0, screen.height - nav, screen.width, screen.height),
+                    back=lambda: self._key_back(),
+                    home=lambda: self._key_home(),
+                    recents=lambda: self._key_recents(),
+                    light_content=light_content,
+                    bg=None if transparent else (p.keyboard if kb_shown else p.background),
+                ),
+                name="NavigationBar",
+            )
+        )
         if self.toast_active() and self.toast_message:
             toast = kit.toast(screen, self.toast_message, screen.height - nav)
             windows.append(Window(self.tasks.front, toast, name="Toast"))
@@ -183,9 +215,17 @@ class ScreenMixin:
     def _keyboard_view(self, area: Rect) -> View:
         zh = self.locale == "zh"
         return build_keyboard(
-            self.kit, area, self.ime, type_text=self._ime_type, delete=lambda: self._edit_delete(),
-            enter=lambda: self._edit_enter(), toggle_shift=self._ime_shift, toggle_symbols=self._ime_symbols,
-            hide=self._ime_hide, enter_label="完成" if zh else "Done")
+            self.kit,
+            area,
+            self.ime,
+            type_text=self._ime_type,
+            delete=lambda: self._edit_delete(),
+            enter=lambda: self._edit_enter(),
+            toggle_shift=self._ime_shift,
+            toggle_symbols=self._ime_symbols,
+            hide=self._ime_hide,
+            enter_label="完成" if zh else "Done",
+        )
 
     def _ime_type(self, text: str) -> None:
         self._edit_insert(text)
@@ -215,10 +255,18 @@ class ScreenMixin:
             app = self.apps.get(package)
             if app is not None:
                 entries.append((package, app.info().label(self.locale), app.icon, app.hue))
-        root = build_recents(self.kit, area, self.locale, entries, self._thumbnail,
-                             open_app=self._recents_open_app, remove_app=self._recents_remove,
-                             clear_all=self._recents_clear, offset=self.recents_scroll,
-                             on_scroll=self._recents_set_scroll)
+        root = build_recents(
+            self.kit,
+            area,
+            self.locale,
+            entries,
+            self._thumbnail,
+            open_app=self._recents_open_app,
+            remove_app=self._recents_remove,
+            clear_all=self._recents_clear,
+            offset=self.recents_scroll,
+            on_scroll=self._recents_set_scroll,
+        )
         return Window(LAUNCHER, root, name="Recents")
 
     def _thumbnail(self, package: str) -> Image.Image | None:
@@ -227,7 +275,7 @@ class ScreenMixin:
         sb, nav = self._bars()
         screen = self.metrics.screen
         try:
-            window, _ = self._app_window(package, Rect(0, sb, screen.width, screen.height - nav))
+            window, _, _ = self._app_window(package, Rect(0, sb, screen.width, screen.height - nav))
         except (KeyError, IndexError):
             return None
         image = Image.new("RGB", (screen.width, screen.height), self.kit.palette.background)
@@ -256,4 +304,3 @@ class ScreenMixin:
     def _recents_set_scroll(self, offset: int) -> None:
         self.recents_scroll = offset
         self.invalidate()
-

@@ -77,8 +77,10 @@ class SettingsStore:
         """Create the tables and fill in defaults for missing names (never overwrites a set value)."""
         with self._connect() as conn:
             for ns in NAMESPACES:
-                conn.execute(f"CREATE TABLE IF NOT EXISTS {ns} (_id INTEGER PRIMARY KEY AUTOINCREMENT, "
-                             "name TEXT UNIQUE ON CONFLICT REPLACE, value TEXT)")
+                conn.execute(
+                    f"CREATE TABLE IF NOT EXISTS {ns} (_id INTEGER PRIMARY KEY AUTOINCREMENT, "
+                    "name TEXT UNIQUE ON CONFLICT REPLACE, value TEXT)"
+                )
                 values = dict(self.defaults.get(ns, {}))
                 values.update((overrides or {}).get(ns, {}))
                 conn.executemany(f"INSERT OR IGNORE INTO {ns} (name, value) VALUES (?, ?)", values.items())
@@ -116,7 +118,7 @@ class SettingsStore:
     def get(self, namespace: str, name: str) -> str | None:
         return self._load()[self.check_namespace(namespace)].get(name)
 
-    def list(self, namespace: str) -> dict[str, str]:
+    def as_dict(self, namespace: str) -> dict[str, str]:
         return dict(sorted(self._load()[self.check_namespace(namespace)].items()))
 
     def put(self, namespace: str, name: str, value: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from PIL import Image
 
@@ -22,15 +23,32 @@ def nav_bar_height(kit: Kit) -> int:
     return kit.dp(48)
 
 
-def build_status_bar(kit: Kit, rect: Rect, *, time: str, wifi: bool, airplane: bool, bluetooth: bool,
-                     battery: int, show_percent: bool, light_content: bool, bg: tuple[int, int, int] | None
-                     ) -> View:
+def build_status_bar(
+    kit: Kit,
+    rect: Rect,
+    *,
+    time: str,
+    wifi: bool,
+    airplane: bool,
+    bluetooth: bool,
+    battery: int,
+    show_percent: bool,
+    light_content: bool,
+    bg: tuple[int, int, int] | None,
+) -> View:
     fg = (255, 255, 255) if light_content else kit.palette.on_surface
     root = View(rect, class_name=FRAME, rid=f"{SYSTEMUI}:id/status_bar", bg=bg)
     size = kit.dp(14)
     cy = rect.center[1]
-    root.add(TextView(Rect(rect.left + kit.dp(20), rect.top, rect.left + kit.dp(100), rect.bottom), time, size,
-                      fg, rid=f"{SYSTEMUI}:id/clock"))
+    root.add(
+        TextView(
+            Rect(rect.left + kit.dp(20), rect.top, rect.left + kit.dp(100), rect.bottom),
+            time,
+            size,
+            fg,
+            rid=f"{SYSTEMUI}:id/clock",
+        )
+    )
     icons: list[tuple[str, str]] = []
     if bluetooth:
         icons.append(("bluetooth", "Bluetooth on."))
@@ -69,24 +87,40 @@ class _Battery(View):
         cap = max(2, b.height // 9)
         body = Rect(b.left, b.top + cap, b.right, b.bottom)
         canvas.fill(Rect(b.left + b.width // 3, b.top, b.right - b.width // 3, b.top + cap + 1), self.color)
-        canvas.fill(body, (*self.color, 90), max(2, b.width // 5))  # type: ignore[arg-type]
+        canvas.fill(body, (*self.color, 90), max(2, b.width // 5))
         filled = round(body.height * self.level / 100)
-        canvas.fill(Rect(body.left, body.bottom - filled, body.right, body.bottom), self.color,
-                    max(2, b.width // 5))
+        canvas.fill(
+            Rect(body.left, body.bottom - filled, body.right, body.bottom), self.color, max(2, b.width // 5)
+        )
 
 
-def build_nav_bar(kit: Kit, rect: Rect, *, back: Callback, home: Callback, recents: Callback,
-                  light_content: bool, bg: tuple[int, int, int] | None) -> View:
+def build_nav_bar(
+    kit: Kit,
+    rect: Rect,
+    *,
+    back: Callback,
+    home: Callback,
+    recents: Callback,
+    light_content: bool,
+    bg: tuple[int, int, int] | None,
+) -> View:
     fg = (255, 255, 255) if light_content else kit.palette.on_surface_variant
     root = View(rect, class_name=FRAME, rid=f"{SYSTEMUI}:id/navigation_bar_frame", bg=bg)
     w = kit.dp(72)
     cy = rect.center[1]
-    for cx, icon, desc, rid, cb in ((rect.width // 2 - kit.dp(110), "nav_back", "Back", "back", back),
-                                    (rect.width // 2, "nav_home", "Home", "home", home),
-                                    (rect.width // 2 + kit.dp(110), "nav_recents", "Overview", "recent_apps",
-                                     recents)):
-        button = ImageView(Rect(cx - w // 2, rect.top, cx + w // 2, rect.bottom), icon, fg, desc=desc,
-                           rid=f"{SYSTEMUI}:id/{rid}", on_click=cb)
+    for cx, icon, desc, rid, cb in (
+        (rect.width // 2 - kit.dp(110), "nav_back", "Back", "back", back),
+        (rect.width // 2, "nav_home", "Home", "home", home),
+        (rect.width // 2 + kit.dp(110), "nav_recents", "Overview", "recent_apps", recents),
+    ):
+        button = ImageView(
+            Rect(cx - w // 2, rect.top, cx + w // 2, rect.bottom),
+            icon,
+            fg,
+            desc=desc,
+            rid=f"{SYSTEMUI}:id/{rid}",
+            on_click=cb,
+        )
         button.scale = 0.42 * rect.height / w
         button.circle = None
         root.add(button)
@@ -99,8 +133,9 @@ class Thumbnail(View):
 
     class_name = "android.widget.ImageView"
 
-    def __init__(self, bounds: Rect, image: Image.Image | None, radius: int, fallback: tuple[int, int, int],
-                 desc: str) -> None:
+    def __init__(
+        self, bounds: Rect, image: Image.Image | None, radius: int, fallback: tuple[int, int, int], desc: str
+    ) -> None:
         super().__init__(bounds, desc=desc, rid=f"{SYSTEMUI}:id/snapshot")
         self.image = image
         self.radius = radius
@@ -115,22 +150,45 @@ class Thumbnail(View):
         mask = Image.new("L", thumb.size, 0)
         from PIL import ImageDraw
 
-        ImageDraw.Draw(mask).rounded_rectangle((0, 0, b.width - 1, b.height - 1), radius=self.radius, fill=255)
+        ImageDraw.Draw(mask).rounded_rectangle(
+            (0, 0, b.width - 1, b.height - 1), radius=self.radius, fill=255
+        )
         canvas.image.paste(thumb, (b.left - canvas.origin[0], b.top - canvas.origin[1]), mask)
 
 
-def build_recents(kit: Kit, area: Rect, locale: Locale, entries: list[tuple[str, str, str, str]],
-                  thumbnail: Callable[[str], Image.Image | None], *, open_app: Callable[[str], None],
-                  remove_app: Callable[[str], None], clear_all: Callback, offset: int,
-                  on_scroll: Callable[[int], None]) -> View:
+def build_recents(
+    kit: Kit,
+    area: Rect,
+    locale: Locale,
+    entries: list[tuple[str, str, str, str]],
+    thumbnail: Callable[[str], Image.Image | None],
+    *,
+    open_app: Callable[[str], None],
+    remove_app: Callable[[str], None],
+    clear_all: Callback,
+    offset: int,
+    on_scroll: Callable[[int], None],
+) -> View:
     """Recent apps as a two-column grid of cards, most recent first; entries are
     (package, label, icon, hue). Tap opens, the x closes one, "Clear all" closes every task."""
     p = kit.palette
-    root = View(area, class_name=FRAME, bg=p.surface_high if not p.dark else p.background,
-                rid="com.google.android.apps.nexuslauncher:id/overview_panel")
+    root = View(
+        area,
+        class_name=FRAME,
+        bg=p.surface_high if not p.dark else p.background,
+        rid="com.google.android.apps.nexuslauncher:id/overview_panel",
+    )
     if not entries:
-        root.add(TextView(area, "No recent items" if locale == "en" else "近期没有任何内容", kit.body_large,
-                          p.on_surface_variant, align="center", rid="com.google.android.apps.nexuslauncher:id/empty"))
+        root.add(
+            TextView(
+                area,
+                "No recent items" if locale == "en" else "近期没有任何内容",
+                kit.body_large,
+                p.on_surface_variant,
+                align="center",
+                rid="com.google.android.apps.nexuslauncher:id/empty",
+            )
+        )
         return root
     gap = kit.dp(16)
     card_w = (area.width - 3 * gap) // 2
@@ -140,28 +198,71 @@ def build_recents(kit: Kit, area: Rect, locale: Locale, entries: list[tuple[str,
         col, row = i % 2, i // 2
         left = area.left + gap + col * (card_w + gap)
         top = area.top + kit.dp(72) + row * (card_h + gap)
-        card = View(Rect(left, top, left + card_w, top + card_h), class_name=FRAME,
-                    rid="com.google.android.apps.nexuslauncher:id/task", desc=label,
-                    on_click=(lambda pkg=package: open_app(pkg)))
+        card = View(
+            Rect(left, top, left + card_w, top + card_h),
+            class_name=FRAME,
+            rid="com.google.android.apps.nexuslauncher:id/task",
+            desc=label,
+            on_click=partial(open_app, package),
+        )
         s = kit.dp(28)
         card.add(kit.icon_circle(Rect(left, top + kit.dp(8), left + s, top + kit.dp(8) + s), icon, hue))
-        card.add(TextView(Rect(left + s + kit.dp(8), top, left + card_w - kit.dp(40), top + kit.dp(44)), label,
-                          kit.body_medium, p.on_surface, rid="com.google.android.apps.nexuslauncher:id/title"))
-        card.add(ImageView(Rect(left + card_w - kit.dp(36), top + kit.dp(6), left + card_w, top + kit.dp(42)),
-                           "close", p.on_surface_variant, desc=f"Remove {label}" if locale == "en" else f"移除{label}",
-                           on_click=(lambda pkg=package: remove_app(pkg)), scale=0.5))
+        card.add(
+            TextView(
+                Rect(left + s + kit.dp(8), top, left + card_w - kit.dp(40), top + kit.dp(44)),
+                label,
+                kit.body_medium,
+                p.on_surface,
+                rid="com.google.android.apps.nexuslauncher:id/title",
+            )
+        )
+        card.add(
+            ImageView(
+                Rect(left + card_w - kit.dp(36), top + kit.dp(6), left + card_w, top + kit.dp(42)),
+                "close",
+                p.on_surface_variant,
+                desc=f"Remove {label}" if locale == "en" else f"移除{label}",
+                on_click=partial(remove_app, package),
+                scale=0.5,
+            )
+        )
         card.children[-1].scale = 0.5  # type: ignore[attr-defined]
-        card.add(Thumbnail(Rect(left, top + kit.dp(48), left + card_w, top + card_h), thumbnail(package),
-                           kit.dp(16), p.surface, label))
+        card.add(
+            Thumbnail(
+                Rect(left, top + kit.dp(48), left + card_w, top + card_h),
+                thumbnail(package),
+                kit.dp(16),
+                p.surface,
+                label,
+            )
+        )
         cards.append(card)
-    lst = ScrollList(area, cards, offset, on_scroll, rid="com.google.android.apps.nexuslauncher:id/overview_grid",
-                     padding_bottom=gap)
+    lst = ScrollList(
+        area,
+        cards,
+        offset,
+        on_scroll,
+        rid="com.google.android.apps.nexuslauncher:id/overview_grid",
+        padding_bottom=gap,
+    )
     root.add(lst)
     bw = kit.dp(120)
     from spa_bench.phone.ui import Button
 
-    root.add(Button(Rect(area.center[0] - bw // 2, area.top + kit.dp(16), area.center[0] + bw // 2,
-                         area.top + kit.dp(56)), "Clear all" if locale == "en" else "全部清除", kit.body_medium,
-                    p.on_primary_container, p.primary_container, on_click=clear_all,
-                    rid="com.google.android.apps.nexuslauncher:id/clear_all"))
+    root.add(
+        Button(
+            Rect(
+                area.center[0] - bw // 2,
+                area.top + kit.dp(16),
+                area.center[0] + bw // 2,
+                area.top + kit.dp(56),
+            ),
+            "Clear all" if locale == "en" else "全部清除",
+            kit.body_medium,
+            p.on_primary_container,
+            p.primary_container,
+            on_click=clear_all,
+            rid="com.google.android.apps.nexuslauncher:id/clear_all",
+        )
+    )
     return root

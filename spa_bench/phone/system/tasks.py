@@ -67,12 +67,18 @@ class TaskManager:
             self.front = LAUNCHER
 
     def to_json(self) -> dict[str, Any]:
-        return {"front": self.front, "recent": list(self.recent),
-                "stacks": {p: [r.to_json() for r in s] for p, s in self.stacks.items()}}
+        return {
+            "front": self.front,
+            "recent": list(self.recent),
+            "stacks": {p: [r.to_json() for r in s] for p, s in self.stacks.items()},
+        }
 
     def load_json(self, data: dict[str, Any]) -> None:
-        self.stacks = {str(p): [ActivityRecord.from_json(r) for r in s]
-                       for p, s in dict(data.get("stacks") or {}).items() if s}
+        self.stacks = {
+            str(p): [ActivityRecord.from_json(r) for r in s]
+            for p, s in dict(data.get("stacks") or {}).items()
+            if s
+        }
         if LAUNCHER not in self.stacks:
             self.reset_launcher()
         self.recent = [str(p) for p in data.get("recent") or [] if p in self.stacks]

@@ -31,14 +31,21 @@ class Canvas:
     def _p(self, x: float, y: float) -> tuple[float, float]:
         return x - self.origin[0], y - self.origin[1]
 
-    def fill(self, rect: Rect, color: RGB | tuple[int, int, int, int], radius: int = 0,
-             outline: RGB | None = None, width: int = 1) -> None:
+    def fill(
+        self,
+        rect: Rect,
+        color: RGB | tuple[int, int, int, int],
+        radius: int = 0,
+        outline: RGB | None = None,
+        width: int = 1,
+    ) -> None:
         if rect.empty:
             return
         if radius > 0:
             radius = min(radius, rect.width // 2, rect.height // 2)
-            self.draw.rounded_rectangle(self._r(rect), radius=radius, fill=color, outline=outline,
-                                        width=width)
+            self.draw.rounded_rectangle(
+                self._r(rect), radius=radius, fill=color, outline=outline, width=width
+            )
         else:
             self.draw.rectangle(self._r(rect), fill=color, outline=outline, width=width)
 
@@ -48,12 +55,20 @@ class Canvas:
     def line(self, x0: float, y0: float, x1: float, y1: float, color: RGB, width: int = 1) -> None:
         self.draw.line([self._p(x0, y0), self._p(x1, y1)], fill=color, width=width)
 
-    def text(self, x: float, y: float, text: str, size: int, color: RGB, anchor: Anchor = "lm",
-             bold: bool = False) -> None:
+    def text(
+        self, x: float, y: float, text: str, size: int, color: RGB, anchor: Anchor = "lm", bold: bool = False
+    ) -> None:
         if not text:
             return
-        self.draw.text(self._p(x, y), text, font=fonts.font(size), fill=color, anchor=anchor,
-                       stroke_width=1 if bold and size >= 30 else 0, stroke_fill=color)
+        self.draw.text(
+            self._p(x, y),
+            text,
+            font=fonts.font(size),
+            fill=color,
+            anchor=anchor,
+            stroke_width=1 if bold and size >= 30 else 0,
+            stroke_fill=color,
+        )
 
     def icon(self, name: str, rect: Rect, color: RGB) -> None:
         size = min(rect.width, rect.height)

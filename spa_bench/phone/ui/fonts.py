@@ -64,7 +64,7 @@ def wrap(text: str, size: int, max_width: int, max_lines: int = 3) -> list[str]:
                 current = candidate
         lines.append(current.rstrip())
     if len(lines) > max_lines:
-        lines = [*lines[: max_lines - 1], ellipsize(" ".join(lines[max_lines - 1:]), size, max_width)]
+        lines = [*lines[: max_lines - 1], ellipsize(" ".join(lines[max_lines - 1 :]), size, max_width)]
     return lines
 
 

@@ -34,8 +34,12 @@ class Rect:
         return self.left <= x < self.right and self.top <= y < self.bottom
 
     def intersect(self, other: Rect) -> Rect:
-        return Rect(max(self.left, other.left), max(self.top, other.top),
-                    min(self.right, other.right), min(self.bottom, other.bottom))
+        return Rect(
+            max(self.left, other.left),
+            max(self.top, other.top),
+            min(self.right, other.right),
+            min(self.bottom, other.bottom),
+        )
 
     def offset(self, dx: int, dy: int) -> Rect:
         return Rect(self.left + dx, self.top + dy, self.right + dx, self.bottom + dy)

@@ -85,9 +85,48 @@ def _bluetooth(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
 
 @icon("airplane")
 def _airplane(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
-    d.polygon(_pts(u, 12, 2, 13.5, 3.5, 13.5, 9, 21, 13.5, 21, 15.5, 13.5, 13, 13.5, 18.5, 16, 20.5,
-                   16, 22, 12, 21, 8, 22, 8, 20.5, 10.5, 18.5, 10.5, 13, 3, 15.5, 3, 13.5, 10.5, 9,
-                   10.5, 3.5), fill=c)
+    d.polygon(
+        _pts(
+            u,
+            12,
+            2,
+            13.5,
+            3.5,
+            13.5,
+            9,
+            21,
+            13.5,
+            21,
+            15.5,
+            13.5,
+            13,
+            13.5,
+            18.5,
+            16,
+            20.5,
+            16,
+            22,
+            12,
+            21,
+            8,
+            22,
+            8,
+            20.5,
+            10.5,
+            18.5,
+            10.5,
+            13,
+            3,
+            15.5,
+            3,
+            13.5,
+            10.5,
+            9,
+            10.5,
+            3.5,
+        ),
+        fill=c,
+    )
 
 
 @icon("sun")
@@ -95,14 +134,22 @@ def _sun(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
     d.ellipse(_b(u, 7, 7, 17, 17), fill=c)
     for k in range(8):
         a = k * math.pi / 4
-        _line(d, u, c, 2, 12 + 7.5 * math.cos(a), 12 + 7.5 * math.sin(a),
-              12 + 10 * math.cos(a), 12 + 10 * math.sin(a))
+        _line(
+            d,
+            u,
+            c,
+            2,
+            12 + 7.5 * math.cos(a),
+            12 + 7.5 * math.sin(a),
+            12 + 10 * math.cos(a),
+            12 + 10 * math.sin(a),
+        )
 
 
 @icon("moon")
 def _moon(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
     d.ellipse(_b(u, 3, 3, 21, 21), fill=c)
-    d.ellipse(_b(u, 9, 0, 25, 15), fill=(0, 0, 0, 0))  # type: ignore[arg-type]
+    d.ellipse(_b(u, 9, 0, 25, 15), fill=(0, 0, 0, 0))
 
 
 @icon("globe")
@@ -160,7 +207,7 @@ def _volume(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
 def _location(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
     d.ellipse(_b(u, 5, 2, 19, 16), fill=c)
     d.polygon(_pts(u, 6, 12, 18, 12, 12, 22), fill=c)
-    d.ellipse(_b(u, 9.5, 6.5, 14.5, 11.5), fill=(0, 0, 0, 0))  # type: ignore[arg-type]
+    d.ellipse(_b(u, 9.5, 6.5, 14.5, 11.5), fill=(0, 0, 0, 0))
 
 
 @icon("phone_device")
@@ -181,7 +228,7 @@ def _gear(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
         cx, cy = 12 + 8.3 * math.cos(a), 12 + 8.3 * math.sin(a)
         d.ellipse(_b(u, cx - 2.4, cy - 2.4, cx + 2.4, cy + 2.4), fill=c)
     d.ellipse(_b(u, 4.5, 4.5, 19.5, 19.5), fill=c)
-    d.ellipse(_b(u, 9, 9, 15, 15), fill=(0, 0, 0, 0))  # type: ignore[arg-type]
+    d.ellipse(_b(u, 9, 9, 15, 15), fill=(0, 0, 0, 0))
 
 
 @icon("devices")
@@ -252,8 +299,11 @@ def _backspace(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
 
 @icon("shift")
 def _shift(d: ImageDraw.ImageDraw, u: float, c: RGB) -> None:
-    d.polygon(_pts(u, 12, 3, 21, 12.5, 16, 12.5, 16, 20, 8, 20, 8, 12.5, 3, 12.5), outline=c,
-              width=max(1, round(2 * u)))
+    d.polygon(
+        _pts(u, 12, 3, 21, 12.5, 16, 12.5, 16, 20, 8, 20, 8, 12.5, 3, 12.5),
+        outline=c,
+        width=max(1, round(2 * u)),
+    )
 
 
 @icon("enter")

@@ -100,8 +100,11 @@ def tone(name: str, dark: bool) -> tuple[RGB, RGB]:
 
 
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
-    return (round(a[0] * (1 - t) + b[0] * t), round(a[1] * (1 - t) + b[1] * t),
-            round(a[2] * (1 - t) + b[2] * t))
+    return (
+        round(a[0] * (1 - t) + b[0] * t),
+        round(a[1] * (1 - t) + b[1] * t),
+        round(a[2] * (1 - t) + b[2] * t),
+    )
 
 
 def mix(a: RGB, b: RGB, t: float) -> RGB:

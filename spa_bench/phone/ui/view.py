@@ -22,13 +22,30 @@ class View:
 
     class_name = "android.view.View"
 
-    def __init__(self, bounds: Rect, *, rid: str = "", text: str = "", desc: str = "",
-                 clickable: bool = False, long_clickable: bool = False, checkable: bool = False,
-                 checked: bool = False, enabled: bool = True, focusable: bool = False,
-                 focused: bool = False, scrollable: bool = False, password: bool = False,
-                 selected: bool = False, on_click: Callback | None = None,
-                 on_long_click: Callback | None = None, bg: RGB | None = None, radius: int = 0,
-                 class_name: str | None = None, children: Sequence[View] = ()) -> None:
+    def __init__(
+        self,
+        bounds: Rect,
+        *,
+        rid: str = "",
+        text: str = "",
+        desc: str = "",
+        clickable: bool = False,
+        long_clickable: bool = False,
+        checkable: bool = False,
+        checked: bool = False,
+        enabled: bool = True,
+        focusable: bool = False,
+        focused: bool = False,
+        scrollable: bool = False,
+        password: bool = False,
+        selected: bool = False,
+        on_click: Callback | None = None,
+        on_long_click: Callback | None = None,
+        bg: RGB | None = None,
+        radius: int = 0,
+        class_name: str | None = None,
+        children: Sequence[View] = (),
+    ) -> None:
         self.bounds = bounds
         self.rid = rid
         self.text = text
@@ -78,8 +95,16 @@ class View:
     @property
     def informative(self) -> bool:
         """Whether uiautomator's compressed dump keeps this node (it has text, an action or a state)."""
-        return bool(self.text or self.desc or self.clickable or self.long_clickable or self.checkable
-                    or self.scrollable or self.focused or self.class_name.endswith("EditText"))
+        return bool(
+            self.text
+            or self.desc
+            or self.clickable
+            or self.long_clickable
+            or self.checkable
+            or self.scrollable
+            or self.focused
+            or self.class_name.endswith("EditText")
+        )
 
     # -- drawing --------------------------------------------------------------------------------------
     def paint(self, canvas: Canvas) -> None:
@@ -111,8 +136,12 @@ class View:
             found = c.hit(x, y, inner)
             if found is not None:
                 return found
-        if self.enabled and (self.clickable or self.long_clickable or self.on_tap_at is not None
-                             or self.class_name.endswith("EditText")):
+        if self.enabled and (
+            self.clickable
+            or self.long_clickable
+            or self.on_tap_at is not None
+            or self.class_name.endswith("EditText")
+        ):
             return self
         return None
 
@@ -161,12 +190,22 @@ class Frame:
         return []
 
     def views(self) -> Iterator[View]:
+        """Every view that is at least partly on screen (not scrolled out of its list)."""
         for w in self.windows:
-            yield from w.root.walk()
+            yield from _visible(w.root, self.screen)
 
     def find(self, rid: str = "", text: str = "", desc: str = "") -> View | None:
-        """First view matching all given fields (tests and the u2 RPC selectors use this)."""
+        """First visible view matching all given fields (tests and the u2 RPC selectors use this)."""
         for v in self.views():
             if (not rid or v.rid == rid) and (not text or v.text == text) and (not desc or v.desc == desc):
                 return v
         return None
+
+
+def _visible(view: View, clip: Rect) -> Iterator[View]:
+    if view.bounds.intersect(clip).empty:
+        return
+    yield view
+    inner = view.child_clip(clip)
+    for c in view.children:
+        yield from _visible(c, inner)

@@ -19,9 +19,20 @@ class TextView(View):
 
     class_name = "android.widget.TextView"
 
-    def __init__(self, bounds: Rect, text: str, size: int, color: RGB, *, rid: str = "",
-                 align: Align = "left", bold: bool = False, max_lines: int = 1,
-                 on_click: Callback | None = None, desc: str = "") -> None:
+    def __init__(
+        self,
+        bounds: Rect,
+        text: str,
+        size: int,
+        color: RGB,
+        *,
+        rid: str = "",
+        align: Align = "left",
+        bold: bool = False,
+        max_lines: int = 1,
+        on_click: Callback | None = None,
+        desc: str = "",
+    ) -> None:
         super().__init__(bounds, rid=rid, text=text, on_click=on_click, desc=desc)
         self.size = size
         self.color = color
@@ -37,10 +48,19 @@ class TextView(View):
         super().paint(canvas)
         b = self.bounds
         x = {"left": b.left, "center": (b.left + b.right) / 2, "right": b.right}[self.align]
-        anchor: Literal["lm", "mm", "rm"] = {"left": "lm", "center": "mm", "right": "rm"}[self.align]  # type: ignore[assignment]
+        anchor: Literal["lm", "mm", "rm"] = (
+            "lm" if self.align == "left" else ("mm" if self.align == "center" else "rm")
+        )
         if self.max_lines <= 1:
-            canvas.text(x, (b.top + b.bottom) / 2, fonts.ellipsize(self.text, self.size, b.width),
-                        self.size, self.color, anchor, self.bold)
+            canvas.text(
+                x,
+                (b.top + b.bottom) / 2,
+                fonts.ellipsize(self.text, self.size, b.width),
+                self.size,
+                self.color,
+                anchor,
+                self.bold,
+            )
             return
         lines = fonts.wrap(self.text, self.size, b.width, self.max_lines)
         lh = self.line_height(self.size)
@@ -58,9 +78,19 @@ class ImageView(View):
 
     class_name = "android.widget.ImageView"
 
-    def __init__(self, bounds: Rect, icon: str, color: RGB, *, circle: RGB | None = None,
-                 desc: str = "", rid: str = "", scale: float = 0.55, on_click: Callback | None = None,
-                 rounded: int = 0) -> None:
+    def __init__(
+        self,
+        bounds: Rect,
+        icon: str,
+        color: RGB,
+        *,
+        circle: RGB | None = None,
+        desc: str = "",
+        rid: str = "",
+        scale: float = 0.55,
+        on_click: Callback | None = None,
+        rounded: int = 0,
+    ) -> None:
         super().__init__(bounds, rid=rid, desc=desc, on_click=on_click)
         self.icon = icon
         self.color = color
@@ -77,8 +107,11 @@ class ImageView(View):
                 canvas.ellipse(b, self.circle)
         side = round(min(b.width, b.height) * self.scale)
         cx, cy = b.center
-        canvas.icon(self.icon, Rect(cx - side // 2, cy - side // 2, cx - side // 2 + side,
-                                    cy - side // 2 + side), self.color)
+        canvas.icon(
+            self.icon,
+            Rect(cx - side // 2, cy - side // 2, cx - side // 2 + side, cy - side // 2 + side),
+            self.color,
+        )
 
 
 class Button(View):
@@ -86,9 +119,19 @@ class Button(View):
 
     class_name = "android.widget.Button"
 
-    def __init__(self, bounds: Rect, text: str, size: int, fg: RGB, bg: RGB | None, *,
-                 on_click: Callback | None, rid: str = "", outline: RGB | None = None,
-                 enabled: bool = True) -> None:
+    def __init__(
+        self,
+        bounds: Rect,
+        text: str,
+        size: int,
+        fg: RGB,
+        bg: RGB | None,
+        *,
+        on_click: Callback | None,
+        rid: str = "",
+        outline: RGB | None = None,
+        enabled: bool = True,
+    ) -> None:
         super().__init__(bounds, rid=rid, text=text, on_click=on_click, enabled=enabled)
         self.size = size
         self.fg = fg
@@ -98,11 +141,17 @@ class Button(View):
     def paint(self, canvas: Canvas) -> None:
         b = self.bounds
         if self.fill_color is not None or self.outline is not None:
-            canvas.fill(b, self.fill_color or (0, 0, 0, 0), b.height // 2, outline=self.outline,  # type: ignore[arg-type]
-                        width=max(1, b.height // 40))
+            canvas.fill(
+                b,
+                self.fill_color or (0, 0, 0, 0),
+                b.height // 2,
+                outline=self.outline,
+                width=max(1, b.height // 40),
+            )
         cx, cy = b.center
-        canvas.text(cx, cy, fonts.ellipsize(self.text, self.size, b.width), self.size, self.fg, "mm",
-                    bold=True)
+        canvas.text(
+            cx, cy, fonts.ellipsize(self.text, self.size, b.width), self.size, self.fg, "mm", bold=True
+        )
 
 
 class Switch(View):
@@ -110,9 +159,17 @@ class Switch(View):
 
     class_name = "android.widget.Switch"
 
-    def __init__(self, bounds: Rect, checked: bool, on_colors: tuple[RGB, RGB],
-                 off_colors: tuple[RGB, RGB], *, rid: str = "android:id/switch_widget",
-                 on_click: Callback | None = None, outline: RGB | None = None) -> None:
+    def __init__(
+        self,
+        bounds: Rect,
+        checked: bool,
+        on_colors: tuple[RGB, RGB],
+        off_colors: tuple[RGB, RGB],
+        *,
+        rid: str = "android:id/switch_widget",
+        on_click: Callback | None = None,
+        outline: RGB | None = None,
+    ) -> None:
         super().__init__(bounds, rid=rid, checkable=True, checked=checked, on_click=on_click)
         self.on_colors = on_colors  # (track, thumb)
         self.off_colors = off_colors
@@ -123,8 +180,7 @@ class Switch(View):
         b = self.bounds
         h = b.height
         track, thumb = self.on_colors if self.checked else self.off_colors
-        canvas.fill(b, track, h // 2, outline=None if self.checked else self.outline,
-                    width=max(1, h // 16))
+        canvas.fill(b, track, h // 2, outline=None if self.checked else self.outline, width=max(1, h // 16))
         r = round(h * (0.375 if self.checked else 0.25))
         cy = b.top + h // 2
         cx = b.right - h // 2 if self.checked else b.left + h // 2
@@ -140,13 +196,39 @@ class EditText(View):
 
     class_name = "android.widget.EditText"
 
-    def __init__(self, bounds: Rect, key: str, value: str, hint: str, size: int, *, fg: RGB, hint_color: RGB,
-                 bg: RGB | None, focused: bool, on_change: Callable[[str], None],
-                 on_submit: Callback | None = None, rid: str = "", password: bool = False,
-                 accent: RGB = (11, 87, 208), radius: int = 0, underline: bool = True,
-                 icon: str = "") -> None:
-        super().__init__(bounds, rid=rid, text=value or hint, focusable=True, focused=focused,
-                         clickable=True, long_clickable=True, password=password, bg=bg, radius=radius)
+    def __init__(
+        self,
+        bounds: Rect,
+        key: str,
+        value: str,
+        hint: str,
+        size: int,
+        *,
+        fg: RGB,
+        hint_color: RGB,
+        bg: RGB | None,
+        focused: bool,
+        on_change: Callable[[str], None],
+        on_submit: Callback | None = None,
+        rid: str = "",
+        password: bool = False,
+        accent: RGB = (11, 87, 208),
+        radius: int = 0,
+        underline: bool = True,
+        icon: str = "",
+    ) -> None:
+        super().__init__(
+            bounds,
+            rid=rid,
+            text=value or hint,
+            focusable=True,
+            focused=focused,
+            clickable=True,
+            long_clickable=True,
+            password=password,
+            bg=bg,
+            radius=radius,
+        )
         self.key = key
         self.value = value
         self.hint = hint
@@ -200,8 +282,18 @@ class SeekBar(View):
 
     class_name = "android.widget.SeekBar"
 
-    def __init__(self, bounds: Rect, value: int, maximum: int, *, on_set: Callable[[int], None],
-                 active: RGB, inactive: RGB, desc: str = "", rid: str = "android:id/seekbar") -> None:
+    def __init__(
+        self,
+        bounds: Rect,
+        value: int,
+        maximum: int,
+        *,
+        on_set: Callable[[int], None],
+        active: RGB,
+        inactive: RGB,
+        desc: str = "",
+        rid: str = "android:id/seekbar",
+    ) -> None:
         super().__init__(bounds, rid=rid, desc=desc, focusable=True, clickable=True)
         self.value = value
         self.maximum = maximum
@@ -226,8 +318,11 @@ class SeekBar(View):
         frac = self.value / max(1, self.maximum)
         x = round(b.left + h // 2 + frac * (b.width - h))
         canvas.fill(Rect(b.left, track.top, max(b.left + th, x), track.bottom), self.active, th // 2)
-        canvas.fill(Rect(x - max(3, h // 14), b.top + h // 8, x + max(3, h // 14), b.bottom - h // 8),
-                    self.active, h // 14)
+        canvas.fill(
+            Rect(x - max(3, h // 14), b.top + h // 8, x + max(3, h // 14), b.bottom - h // 8),
+            self.active,
+            h // 14,
+        )
 
 
 class ScrollList(View):
@@ -236,9 +331,18 @@ class ScrollList(View):
 
     class_name = "androidx.recyclerview.widget.RecyclerView"
 
-    def __init__(self, bounds: Rect, children: Sequence[View], offset: int,
-                 on_scroll: Callable[[int], None], *, rid: str = "", bg: RGB | None = None,
-                 padding_bottom: int = 0, class_name: str | None = None) -> None:
+    def __init__(
+        self,
+        bounds: Rect,
+        children: Sequence[View],
+        offset: int,
+        on_scroll: Callable[[int], None],
+        *,
+        rid: str = "",
+        bg: RGB | None = None,
+        padding_bottom: int = 0,
+        class_name: str | None = None,
+    ) -> None:
         super().__init__(bounds, rid=rid, bg=bg, class_name=class_name, children=children)
         bottom = max((c.bounds.bottom for c in self.children), default=bounds.top)
         self.content_height = bottom - bounds.top + padding_bottom

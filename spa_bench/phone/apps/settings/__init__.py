@@ -35,9 +35,24 @@ class SettingsApp(App):
     icon = "gear"
     hue = "blue"
     strings = STRINGS
-    activities = (Homepage, SearchActivity, NetworkDashboard, ConnectedDevices, Notifications, Battery, Storage,
-                  Sound, Display, Location, SystemDashboard, LanguageSettings, DateTimeSettings, MyDeviceInfo,
-                  ManageApplications, AppInfo)
+    activities = (
+        Homepage,
+        SearchActivity,
+        NetworkDashboard,
+        ConnectedDevices,
+        Notifications,
+        Battery,
+        Storage,
+        Sound,
+        Display,
+        Location,
+        SystemDashboard,
+        LanguageSettings,
+        DateTimeSettings,
+        MyDeviceInfo,
+        ManageApplications,
+        AppInfo,
+    )
 
 
 __all__ = ["SettingsApp"]

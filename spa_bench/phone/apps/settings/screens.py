@@ -4,6 +4,7 @@ storage, sound, display and location."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from spa_bench.phone.apps.base import Activity
 from spa_bench.phone.apps.settings.prefs import PACKAGE, Pref, PreferenceActivity
@@ -22,21 +23,41 @@ class Homepage(Activity):
         t = self.t
         wifi_on = self.ctx.settings_get("global", "wifi_on") == "1"
         return [
-            ("network", t("network_summary") if wifi_on else t("airplane") if self._airplane() else t("off"),
-             "wifi", "blue", S + "NetworkDashboardActivity"),
+            (
+                "network",
+                t("network_summary") if wifi_on else t("airplane") if self._airplane() else t("off"),
+                "wifi",
+                "blue",
+                S + "NetworkDashboardActivity",
+            ),
             ("connected", t("connected_summary"), "devices", "green", S + "ConnectedDeviceDashboardActivity"),
             ("apps", t("apps_summary"), "apps", "orange", S + "ManageApplicationsActivity"),
-            ("notifications", t("notifications_summary"), "bell", "purple",
-             S + "ConfigureNotificationSettingsActivity"),
+            (
+                "notifications",
+                t("notifications_summary"),
+                "bell",
+                "purple",
+                S + "ConfigureNotificationSettingsActivity",
+            ),
             ("battery", f"{100}%", "battery", "green", S + "PowerUsageSummaryActivity"),
             ("storage", "", "storage", "teal", S + "StorageDashboardActivity"),
             ("sound", t("sound_summary"), "volume", "teal", S + "SoundSettingsActivity"),
             ("display", t("display_summary"), "display", "orange", S + "DisplaySettingsActivity"),
-            ("location", t("on") if self.ctx.settings_get("secure", "location_mode") != "0" else t("off"),
-             "location", "yellow", S + "LocationSettingsActivity"),
+            (
+                "location",
+                t("on") if self.ctx.settings_get("secure", "location_mode") != "0" else t("off"),
+                "location",
+                "yellow",
+                S + "LocationSettingsActivity",
+            ),
             ("system", t("system_summary"), "info", "grey", S + "SystemDashboardActivity"),
-            ("about", self.ctx.settings_get("global", "device_name") or "", "phone_device", "blue",
-             S + "MyDeviceInfoActivity"),
+            (
+                "about",
+                self.ctx.settings_get("global", "device_name") or "",
+                "phone_device",
+                "blue",
+                S + "MyDeviceInfoActivity",
+            ),
         ]
 
     def _airplane(self) -> bool:
@@ -48,17 +69,42 @@ class Homepage(Activity):
         root = View(area, class_name=LINEAR, rid=f"{PACKAGE}:id/settings_homepage_container")
         rows: list[View] = []
         title_h = kit.dp(120)
-        rows.append(TextView(Rect(area.left + kit.dp(24), area.top + kit.dp(40), area.right - kit.dp(24),
-                                  area.top + title_h), self.t("app_name"), kit.dp(36), p.on_surface,
-                             rid=f"{PACKAGE}:id/homepage_title"))
-        search = Rect(area.left + kit.dp(16), area.top + title_h + kit.dp(8), area.right - kit.dp(16),
-                      area.top + title_h + kit.dp(64))
-        rows.append(kit.search_bar(search, self.t("search_hint"), rid=f"{PACKAGE}:id/search_action_bar",
-                                   on_click=lambda: self.ctx.start_activity(SearchActivity.name)))
+        rows.append(
+            TextView(
+                Rect(
+                    area.left + kit.dp(24), area.top + kit.dp(40), area.right - kit.dp(24), area.top + title_h
+                ),
+                self.t("app_name"),
+                kit.dp(36),
+                p.on_surface,
+                rid=f"{PACKAGE}:id/homepage_title",
+            )
+        )
+        search = Rect(
+            area.left + kit.dp(16),
+            area.top + title_h + kit.dp(8),
+            area.right - kit.dp(16),
+            area.top + title_h + kit.dp(64),
+        )
+        rows.append(
+            kit.search_bar(
+                search,
+                self.t("search_hint"),
+                rid=f"{PACKAGE}:id/search_action_bar",
+                on_click=lambda: self.ctx.start_activity(SearchActivity.name),
+            )
+        )
         y = search.bottom + kit.dp(16)
         for key, summary, icon, hue, target in self.entries():
-            row = kit.list_item(area, y, self.t(key), summary, icon=icon, hue=hue,
-                                on_click=lambda a=target: self.ctx.start_activity(a))
+            row = kit.list_item(
+                area,
+                y,
+                self.t(key),
+                summary,
+                icon=icon,
+                hue=hue,
+                on_click=partial(self.ctx.start_activity, target),
+            )
             rows.append(row)
             y = row.bounds.bottom
         root.add(self.scroll_list(area, rows, rid=f"{PACKAGE}:id/recycler_view", padding_bottom=kit.dp(16)))
@@ -74,14 +120,18 @@ class SearchActivity(PreferenceActivity):
     def build(self, area: Rect) -> View:
         kit = self.kit
         root = View(area, class_name=LINEAR, rid=f"{PACKAGE}:id/search_panel")
-        field_rect = Rect(area.left + kit.dp(16), area.top + kit.dp(12), area.right - kit.dp(16),
-                          area.top + kit.dp(68))
+        field_rect = Rect(
+            area.left + kit.dp(16), area.top + kit.dp(12), area.right - kit.dp(16), area.top + kit.dp(68)
+        )
         bar, _ = kit.app_bar(area, "", self.ctx.finish, package=PACKAGE)
         bar.children[0].desc = self.t("navigate_up")
         root.add(bar)
-        field = self.text_field(Rect(field_rect.left + kit.dp(48), field_rect.top, field_rect.right,
-                                     field_rect.bottom), "query", self.t("search_hint"),
-                                rid="android:id/search_src_text")
+        field = self.text_field(
+            Rect(field_rect.left + kit.dp(48), field_rect.top, field_rect.right, field_rect.bottom),
+            "query",
+            self.t("search_hint"),
+            rid="android:id/search_src_text",
+        )
         root.add(field)
         list_area = Rect(area.left, field_rect.bottom + kit.dp(16), area.right, area.bottom)
         rows: list[View] = []
@@ -140,12 +190,25 @@ class NetworkDashboard(PreferenceActivity):
         t = self.t
         wifi = self.flag("global", "wifi_on")
         return [
-            Pref("switch", t("wifi"), t("wifi_connected") if wifi else t("off"), icon="wifi", checked=wifi,
-                 on_click=self.toggle("global", "wifi_on"), key="wifi_on"),
+            Pref(
+                "switch",
+                t("wifi"),
+                t("wifi_connected") if wifi else t("off"),
+                icon="wifi",
+                checked=wifi,
+                on_click=self.toggle("global", "wifi_on"),
+                key="wifi_on",
+            ),
             self.switch(t("mobile_data"), "global", "mobile_data", t("mobile_data_summary"), icon="signal"),
-            Pref("switch", t("airplane"), t("airplane_summary"), icon="airplane",
-                 checked=self.flag("global", "airplane_mode_on"), on_click=self._toggle_airplane,
-                 key="airplane_mode_on"),
+            Pref(
+                "switch",
+                t("airplane"),
+                t("airplane_summary"),
+                icon="airplane",
+                checked=self.flag("global", "airplane_mode_on"),
+                on_click=self._toggle_airplane,
+                key="airplane_mode_on",
+            ),
         ]
 
     def _toggle_airplane(self) -> None:
@@ -189,8 +252,12 @@ class Battery(PreferenceActivity):
         return [
             Pref("info", t("battery_level"), "100%", icon="battery", hue="green"),
             self.switch(t("battery_saver"), "global", "low_power", t("battery_saver_summary")),
-            self.switch(t("battery_percentage"), "system", "status_bar_show_battery_percent",
-                        t("battery_percentage_summary")),
+            self.switch(
+                t("battery_percentage"),
+                "system",
+                "status_bar_show_battery_percent",
+                t("battery_percentage_summary"),
+            ),
         ]
 
 
@@ -218,8 +285,10 @@ class Storage(PreferenceActivity):
             ("app_data", "apps", used("/data/data")),
         ]
         total = sum(size for _k, _i, size in parts)
-        return [Pref("header", t("storage_used", used=human_size(total))),
-                *[Pref("info", t(key), human_size(size), icon=icon, hue="teal") for key, icon, size in parts]]
+        return [
+            Pref("header", t("storage_used", used=human_size(total))),
+            *[Pref("info", t(key), human_size(size), icon=icon, hue="teal") for key, icon, size in parts],
+        ]
 
 
 class Sound(PreferenceActivity):
@@ -252,15 +321,25 @@ class Display(PreferenceActivity):
         level = int(self.ctx.settings_get("system", "screen_brightness") or "102")
         timeout = int(self.ctx.settings_get("system", "screen_off_timeout") or "60000")
         return [
-            Pref("header", t("brightness")),
-            Pref("slider", t("brightness"), value=level, maximum=255, key="screen_brightness",
-                 on_set=lambda v: self.ctx.settings_put("system", "screen_brightness", str(v)),
-                 extra={"down": t("brightness_down"), "up": t("brightness_up")}),
-            self.switch(t("adaptive_brightness"), "system", "screen_brightness_mode",
-                        t("adaptive_brightness_summary")),
+            Pref(
+                "slider",
+                t("brightness"),
+                value=level,
+                maximum=255,
+                key="screen_brightness",
+                on_set=lambda v: self.ctx.settings_put("system", "screen_brightness", str(v)),
+                extra={"down": t("brightness_down"), "up": t("brightness_up")},
+            ),
+            self.switch(
+                t("adaptive_brightness"), "system", "screen_brightness_mode", t("adaptive_brightness_summary")
+            ),
             self.switch(t("dark_theme"), "secure", "ui_night_mode", t("dark_theme_summary"), on="2", off="1"),
-            Pref("link", t("screen_timeout"), t("after", t=self._timeout_label(timeout)),
-                 on_click=self.setter("dialog", "timeout")),
+            Pref(
+                "link",
+                t("screen_timeout"),
+                t("after", t=self._timeout_label(timeout)),
+                on_click=self.setter("dialog", "timeout"),
+            ),
         ]
 
     def overlay(self, area: Rect) -> View | None:
@@ -272,16 +351,26 @@ class Display(PreferenceActivity):
         width = area.width - kit.dp(96)
         y = 0
         for ms in TIMEOUTS:
+
             def choose(value: int = ms) -> None:
                 self.ctx.settings_put("system", "screen_off_timeout", str(value))
                 self.set_ui("dialog", None)
 
-            row = self.row(Pref("radio", self._timeout_label(ms), checked=ms == current, on_click=choose),
-                           Rect(-kit.dp(16), 0, width + kit.dp(16), 0), y)
+            row = self.row(
+                Pref("radio", self._timeout_label(ms), checked=ms == current, on_click=choose),
+                Rect(-kit.dp(16), 0, width + kit.dp(16), 0),
+                y,
+            )
             rows.append(row)
             y = row.bounds.bottom
-        return kit.dialog(area, self.t("screen_timeout"), rows, [(self.t("cancel"), self.setter("dialog", None))],
-                          self.setter("dialog", None), body_height=y)
+        return kit.dialog(
+            area,
+            self.t("screen_timeout"),
+            rows,
+            [(self.t("cancel"), self.setter("dialog", None))],
+            self.setter("dialog", None),
+            body_height=y,
+        )
 
 
 class Location(PreferenceActivity):
@@ -289,5 +378,9 @@ class Location(PreferenceActivity):
     title_key = "location"
 
     def prefs(self) -> Sequence[Pref]:
-        return [self.switch(self.t("use_location"), "secure", "location_mode", on="3", off="0", kind="main_switch"),
-                Pref("text", self.t("location_summary"))]
+        return [
+            self.switch(
+                self.t("use_location"), "secure", "location_mode", on="3", off="0", kind="main_switch"
+            ),
+            Pref("text", self.t("location_summary")),
+        ]

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from spa_bench.phone.apps.settings.prefs import Pref, PreferenceActivity
 from spa_bench.phone.ui import Rect, View
 
 S = "com.android.settings.Settings$"
-IMES = (("com.android.inputmethod.latin/.LatinIME", "Android Keyboard (AOSP)"),
-        ("com.android.adbkeyboard/.AdbIME", "ADBKeyboard"))
+IMES = (
+    ("com.android.inputmethod.latin/.LatinIME", "Android Keyboard (AOSP)"),
+    ("com.android.adbkeyboard/.AdbIME", "ADBKeyboard"),
+)
 
 
 class SystemDashboard(PreferenceActivity):
@@ -24,7 +27,14 @@ class SystemDashboard(PreferenceActivity):
         return [
             self.link(t("languages"), S + "LanguageSettingsActivity", lang, "globe", "grey"),
             self.link(t("date_time"), S + "DateTimeSettingsActivity", t("utc"), "clock", "grey"),
-            Pref("link", t("keyboard"), ime_label, icon="info", hue="grey", on_click=self.setter("dialog", "ime")),
+            Pref(
+                "link",
+                t("keyboard"),
+                ime_label,
+                icon="info",
+                hue="grey",
+                on_click=self.setter("dialog", "ime"),
+            ),
         ]
 
     def overlay(self, area: Rect) -> View | None:
@@ -35,16 +45,26 @@ class SystemDashboard(PreferenceActivity):
         rows: list[View] = []
         y = 0
         for name, label in IMES:
+
             def choose(value: str = name) -> None:
                 self.ctx.settings_put("secure", "default_input_method", value)
                 self.set_ui("dialog", None)
 
-            row = self.row(Pref("radio", label, checked=name == current, on_click=choose),
-                           Rect(-kit.dp(16), 0, area.width - kit.dp(80), 0), y)
+            row = self.row(
+                Pref("radio", label, checked=name == current, on_click=choose),
+                Rect(-kit.dp(16), 0, area.width - kit.dp(80), 0),
+                y,
+            )
             rows.append(row)
             y = row.bounds.bottom
-        return kit.dialog(area, self.t("keyboard_choose"), rows, [(self.t("cancel"), self.setter("dialog", None))],
-                          self.setter("dialog", None), body_height=y)
+        return kit.dialog(
+            area,
+            self.t("keyboard_choose"),
+            rows,
+            [(self.t("cancel"), self.setter("dialog", None))],
+            self.setter("dialog", None),
+            body_height=y,
+        )
 
 
 class LanguageSettings(PreferenceActivity):
@@ -74,8 +94,13 @@ class DateTimeSettings(PreferenceActivity):
         return [
             self.switch(t("auto_time"), "global", "auto_time"),
             Pref("info", t("time_zone"), t("utc")),
-            Pref("switch", t("use_24h"), self.ctx.clock.status_time(is_24), checked=is_24,
-                 on_click=lambda: self.ctx.settings_put("system", "time_12_24", "12" if is_24 else "24")),
+            Pref(
+                "switch",
+                t("use_24h"),
+                self.ctx.clock.status_time(is_24),
+                checked=is_24,
+                on_click=lambda: self.ctx.settings_put("system", "time_12_24", "12" if is_24 else "24"),
+            ),
         ]
 
 
@@ -98,7 +123,7 @@ class MyDeviceInfo(PreferenceActivity):
     def _rename(self) -> None:
         name = self.ctx.settings_get("global", "device_name") or self.ctx.getprop()["ro.product.model"]
         self.record.ui["text:device_name"] = name
-        self.record.ui["focus"] = "device_name"
+        self.request_focus("device_name")
         self.set_ui("dialog", "rename")
 
     def _save(self) -> None:
@@ -123,11 +148,21 @@ class MyDeviceInfo(PreferenceActivity):
             return None
         kit = self.kit
         w = area.width - kit.dp(96)
-        field = self.text_field(Rect(0, 0, w, kit.dp(56)), "device_name", self.t("device_name"),
-                                rid="com.android.settings:id/edittext", on_submit=self._save)
-        return kit.dialog(area, self.t("rename"), [field],
-                          [(self.t("cancel"), self._close), (self.t("ok"), self._save)], self._close,
-                          body_height=kit.dp(56))
+        field = self.text_field(
+            Rect(0, 0, w, kit.dp(56)),
+            "device_name",
+            self.t("device_name"),
+            rid="com.android.settings:id/edittext",
+            on_submit=self._save,
+        )
+        return kit.dialog(
+            area,
+            self.t("rename"),
+            [field],
+            [(self.t("cancel"), self._close), (self.t("ok"), self._save)],
+            self._close,
+            body_height=kit.dp(56),
+        )
 
 
 class ManageApplications(PreferenceActivity):
@@ -136,14 +171,24 @@ class ManageApplications(PreferenceActivity):
 
     def prefs(self) -> Sequence[Pref]:
         loc = self.ctx.locale
-        apps = sorted((p for p in self.ctx.packages() if p.launcher_activity), key=lambda p: p.label(loc).casefold())
+        apps = sorted(
+            (p for p in self.ctx.packages() if p.launcher_activity), key=lambda p: p.label(loc).casefold()
+        )
         from spa_bench.phone.apps import APPS
 
         rows = [Pref("header", self.t("all_apps"))]
         for info in apps:
             cls = APPS.get(info.name)
-            rows.append(Pref("link", info.label(loc), info.name, icon=cls.icon, hue=cls.hue,
-                             on_click=lambda pkg=info.name: self.ctx.start_activity(AppInfo.name, {"package": pkg})))
+            rows.append(
+                Pref(
+                    "link",
+                    info.label(loc),
+                    info.name,
+                    icon=cls.icon,
+                    hue=cls.hue,
+                    on_click=partial(self.ctx.start_activity, AppInfo.name, {"package": info.name}),
+                )
+            )
         return rows
 
 
@@ -163,8 +208,16 @@ class AppInfo(PreferenceActivity):
         return [
             Pref("info", label, self.t("version", v="1.0")),
             Pref("info", self.t("package_name"), pkg),
-            Pref("link", self.t("force_stop"), icon="close", hue="red", on_click=self.setter("dialog", "stop")),
-            Pref("link", self.t("clear_storage"), icon="delete", hue="red", on_click=self.setter("dialog", "clear")),
+            Pref(
+                "link", self.t("force_stop"), icon="close", hue="red", on_click=self.setter("dialog", "stop")
+            ),
+            Pref(
+                "link",
+                self.t("clear_storage"),
+                icon="delete",
+                hue="red",
+                on_click=self.setter("dialog", "clear"),
+            ),
         ]
 
     def overlay(self, area: Rect) -> View | None:
@@ -184,7 +237,13 @@ class AppInfo(PreferenceActivity):
                 self.ctx.clear_package(pkg)
                 self.ctx.toast(self.t("cleared"))
 
-        title, body = ("force_stop_title", "force_stop_body") if which == "stop" else ("clear_title", "clear_body")
-        return self.kit.dialog(area, self.t(title), self.t(body),
-                               [(self.t("cancel"), self.setter("dialog", None)), (self.t("ok"), confirm)],
-                               self.setter("dialog", None))
+        title, body = (
+            ("force_stop_title", "force_stop_body") if which == "stop" else ("clear_title", "clear_body")
+        )
+        return self.kit.dialog(
+            area,
+            self.t(title),
+            self.t(body),
+            [(self.t("cancel"), self.setter("dialog", None)), (self.t("ok"), confirm)],
+            self.setter("dialog", None),
+        )
