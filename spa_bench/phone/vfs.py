@@ -74,6 +74,8 @@ class VirtualFS:
 
     def host_path(self, path: str, cwd: str = "/") -> Path:
         """The host path of a virtual path; raises VfsError if it would leave the jail."""
+        if "\x00" in path or "\x00" in cwd:
+            raise VfsError(f"{path!r}: Invalid argument")
         virtual = self.normalize(path, cwd)
         host = self.root / virtual.lstrip("/") if virtual != "/" else self.root
         real = Path(os.path.realpath(host))
@@ -167,7 +169,8 @@ class VirtualFS:
         if not src_host.exists():
             raise VfsError(f"{src}: No such file or directory")
         if dst_host.is_dir():
-            dst_host = dst_host / src_host.name
+            # the final name is checked again: a symlink planted there must not lead out of the jail
+            dst_host = self.host_path(posixpath.join(self.normalize(dst, cwd), src_host.name))
         os.replace(src_host, dst_host)
 
     def copy(self, src: str, dst: str, cwd: str = "/", recursive: bool = False) -> None:
@@ -175,11 +178,25 @@ class VirtualFS:
         dst_host = self.host_path(dst, cwd)
         if not src_host.exists():
             raise VfsError(f"{src}: No such file or directory")
+        dst_virtual = self.normalize(dst, cwd)
         if dst_host.is_dir():
-            dst_host = dst_host / src_host.name
+            dst_virtual = posixpath.join(dst_virtual, src_host.name)
         if src_host.is_dir():
             if not recursive:
                 raise VfsError(f"{src}: Is a directory (not copied)")
-            shutil.copytree(src_host, dst_host, symlinks=True, dirs_exist_ok=True)
+            self._copy_tree(self.normalize(src, cwd), dst_virtual)
         else:
-            shutil.copyfile(src_host, dst_host)
+            shutil.copyfile(src_host, self.host_path(dst_virtual))
+
+    def _copy_tree(self, src: str, dst: str) -> None:
+        """Copy a directory entry by entry, checking every destination against the jail (a symlink
+        planted in the destination must not be written through) and skipping symlinks in the source."""
+        if dst == src or dst.startswith(src.rstrip("/") + "/"):
+            raise VfsError(f"{src}: cannot copy a directory into itself")
+        self.host_path(dst).mkdir(exist_ok=True)
+        for name in self.listdir(src):
+            child_src, child_dst = posixpath.join(src, name), posixpath.join(dst, name)
+            if self.is_dir(child_src):
+                self._copy_tree(child_src, child_dst)
+            else:
+                shutil.copyfile(self.host_path(child_src), self.host_path(child_dst))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import zlib
 
 from spa_bench.phone.shell.commands.activity import short_component
-from spa_bench.phone.shell.commands.package import GBOARD_IME, dump_package
+from spa_bench.phone.shell.commands.package import LATIN_IME, dump_package
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 
 TABLE = CommandTable()
@@ -136,7 +136,7 @@ def dump_display(ctx: CommandContext) -> str:
 
 
 def dump_input_method(ctx: CommandContext) -> str:
-    ime = ctx.system.settings_get("secure", "default_input_method") or GBOARD_IME
+    ime = ctx.system.settings_get("secure", "default_input_method") or LATIN_IME
     shown = "true" if ctx.system.keyboard_shown() else "false"
     pkg, act = _focus(ctx)
     return (f"  mCurMethodId={ime}\n  mCurFocusedWindow={window_token(pkg, act)}\n"

@@ -13,7 +13,7 @@ from spa_bench.phone.shell.context import CommandContext, CommandTable
 TABLE = CommandTable()
 command = TABLE.command
 
-GBOARD_IME = "com.google.android.inputmethod.latin/com.android.inputmethod.latin.LatinIME"
+LATIN_IME = "com.android.inputmethod.latin/.LatinIME"
 ADBKEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
 INSTALL_TIME = "2024-01-01 00:00:00"  # the virtual phone's apps were all "installed" at its build
 
@@ -134,15 +134,12 @@ def pm(args: list[str], ctx: CommandContext) -> int:
 
 def installed_imes(ctx: CommandContext) -> list[str]:
     names = {p.name for p in ctx.system.packages()}
-    imes = [GBOARD_IME]
-    if "com.android.adbkeyboard" in names:
-        imes.append(ADBKEYBOARD_IME)
-    return imes
+    return [ime for ime in (LATIN_IME, ADBKEYBOARD_IME) if ime.split("/")[0] in names]
 
 
 def _enabled(ctx: CommandContext) -> list[str]:
     raw = ctx.system.settings_get("secure", "enabled_input_methods")
-    return [x for x in (raw or GBOARD_IME).split(":") if x]
+    return [x for x in (raw or LATIN_IME).split(":") if x]
 
 
 @command("ime")
@@ -190,9 +187,9 @@ def ime(args: list[str], ctx: CommandContext) -> int:
         ctx.out(f"Input method {target} selected for user #0\n")
         return 0
     if verb == "reset":
-        ctx.system.settings_put("secure", "enabled_input_methods", GBOARD_IME)
-        ctx.system.settings_put("secure", "default_input_method", GBOARD_IME)
-        ctx.out(f"Reset current and enabled IMEs for user #0\n  Selected: {GBOARD_IME}\n")
+        ctx.system.settings_put("secure", "enabled_input_methods", LATIN_IME)
+        ctx.system.settings_put("secure", "default_input_method", LATIN_IME)
+        ctx.out(f"Reset current and enabled IMEs for user #0\n  Selected: {LATIN_IME}\n")
         return 0
     ctx.err(f"Unknown command: {verb}\n")
     return 255
