@@ -16,7 +16,8 @@ from PIL import Image
 from spa_bench.phone.api import PackageInfo, PhoneConfig, ProviderError, ProviderRow
 from spa_bench.phone.vfs import VirtualFS
 
-LAUNCHER = ("com.google.android.apps.nexuslauncher", "com.google.android.apps.nexuslauncher.NexusLauncherActivity")
+LAUNCHER = ("com.google.android.apps.nexuslauncher",
+            "com.google.android.apps.nexuslauncher.NexusLauncherActivity")
 FAKE_PACKAGES = (
     PackageInfo("com.android.settings", "Settings", "设置", "com.android.settings.Settings",
                 "/system/priv-app/Settings/Settings.apk"),

@@ -199,7 +199,13 @@ def rm(args: list[str], ctx: CommandContext) -> int:
         return ctx.fail("Needs 1 argument")
     for name in opts.args:
         path = ctx.path(name)
-        if is_protected(path):
+        try:
+            ctx.fs.host_path(path)
+        except VfsError:
+            protected = True
+        else:
+            protected = is_protected(path)
+        if protected:
             ctx.err(f"rm: {name}: Permission denied\n")
             code = 1
             continue
