@@ -90,3 +90,43 @@ def adb_cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbCli]:
     finally:
         subprocess.run([str(cli.binary), "-P", str(port), "kill-server"], env=env, capture_output=True,
                        timeout=30)
+
+
+@dataclass
+class PhoneHandle:
+    """A running virtual phone connected to the session's adb server."""
+
+    phone: Any  # spa_bench.phone.server.VirtualPhone
+    adb: AdbCli
+    serial: str
+
+    def shell(self, command: str, timeout: float = 60) -> str:
+        return self.adb.text("shell", command, serial=self.serial, timeout=timeout)
+
+    def device(self) -> Any:
+        return self.adb.client().device(self.serial)
+
+    def reset(self) -> None:
+        """Back to the state right after boot (snapshot `pristine`, taken when the phone started)."""
+        self.phone.snapshots.load("pristine")
+
+
+@pytest.fixture(scope="module")
+def running_phone(tmp_path_factory: pytest.TempPathFactory, adb_cli: AdbCli) -> Iterator[PhoneHandle]:
+    """One phone per test module, 1080x2400, English; tests call `reset()` for a clean state."""
+    from dataclasses import replace
+
+    from spa_bench.phone.api import PhoneConfig
+    from spa_bench.phone.server import VirtualPhone, find_free_port_pair
+
+    data_dir = tmp_path_factory.mktemp("phone")
+    config = replace(PhoneConfig(), port=find_free_port_pair(), data_dir=data_dir)
+    phone = VirtualPhone(config, token_path=adb_cli.home / ".emulator_console_auth_token")
+    phone.start()
+    try:
+        phone.snapshots.save("pristine")
+        adb_cli.connect(phone.serial)
+        yield PhoneHandle(phone, adb_cli, phone.serial)
+    finally:
+        adb_cli.run("disconnect", phone.serial, check=False)
+        phone.stop()
