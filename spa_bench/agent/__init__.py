@@ -1,0 +1,107 @@
+"""The agent protocol and the agent registry (adapters live in the top-level agents/ folder, installed as
+`spa_bench.agents`).
+
+An agent is anything with `reset(context)`, `step(observation) -> AgentStep` and `close()`. The harness
+creates one agent object per episode (from its registered class or factory, called with the agent
+arguments as keyword arguments), calls `reset` once, `step` until the agent returns a `finish` action or
+a limit is hit, and `close` always. `step` may return an Action, a dict or JSON text for one; anything
+that does not validate is recorded as an invalid step and the episode goes on.
+
+Agents are found by name in AGENTS: built-ins (lazy), `@register_agent("name")` in imported code, the
+entry-point group `spa_bench.agents` of installed packages, or `path/to/file.py:ClassName`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from spa_bench.actions import Action
+from spa_bench.device.observation import Observation
+from spa_bench.registry import Registry
+from spa_bench.results.schema import TokenUsage
+from spa_bench.tasks.model import Language, Task
+
+
+@dataclass(frozen=True)
+class TaskContext:
+    """What an agent knows about the episode before its first step."""
+
+    task: Task
+    instruction: str  # as shown to the agent (single-app tasks get SPA-Bench's "opened app" prefix)
+    language: Language
+    max_steps: int
+    seed: int  # per-instance seed: use it for any randomness
+    serial: str  # the device, for agents that talk to it themselves
+    screen_width: int
+    screen_height: int
+    workdir: Path  # the episode's agent/ folder: files written here are kept with the results
+
+
+@dataclass
+class AgentStep:
+    """An agent's answer for one step."""
+
+    action: Action | dict[str, Any] | str | None
+    output: str | None = None  # thought or raw model text, kept in the log
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    model_s: float | None = None  # time spent inside model calls, if known
+
+
+@runtime_checkable
+class Agent(Protocol):
+    def reset(self, context: TaskContext) -> None:
+        ...
+
+    def step(self, observation: Observation) -> AgentStep:
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+class BaseAgent:
+    """Convenience base: keeps the context; `close` does nothing."""
+
+    context: TaskContext
+
+    def reset(self, context: TaskContext) -> None:
+        self.context = context
+
+    def step(self, observation: Observation) -> AgentStep:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        return None
+
+
+AgentFactory = Callable[..., Agent]
+A = TypeVar("A")
+
+AGENTS: Registry[AgentFactory] = Registry("agent", entry_point_group="spa_bench.agents")
+AGENTS.add_lazy("noop", "spa_bench.agents.noop:NoopAgent")
+AGENTS.add_lazy("random", "spa_bench.agents.random_agent:RandomAgent")
+AGENTS.add_lazy("oracle", "spa_bench.agents.oracle:OracleAgent")
+AGENTS.add_lazy("example", "spa_bench.agents.example_agent:ExampleAgent")
+
+
+def register_agent(name: str) -> Callable[[A], A]:
+    """Decorator for a user's agent class in imported code: `@register_agent("mine")`."""
+
+    def decorate(cls: A) -> A:
+        AGENTS.add(name, cls)  # type: ignore[arg-type]
+        return cls
+
+    return decorate
+
+
+def opened_app_prefix(task: Task) -> str:
+    """SPA-Bench tells single-app agents that the app is already open."""
+    if task.category != "single_app":
+        return ""
+    name = task.apps[0].display_name(task.language)
+    if task.language == "zh":
+        return f"这是已打开的“{name}”应用程序，"
+    return f'This is the opened app "{name}". '
