@@ -3,7 +3,6 @@ in English and Chinese. PNGs are also written to /tmp for a human look."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +17,28 @@ pytestmark = pytest.mark.slow
 EXPECTED = {
     ("en", "home"): ["Settings", "Search"],
     ("zh", "home"): ["设置", "搜索"],
-    ("en", "settings"): ["Settings", "Search Settings", "Network & internet", "Connected devices", "Apps",
-                         "Notifications", "Battery", "Display", "Bluetooth, pairing"],
-    ("zh", "settings"): ["设置", "搜索设置", "网络和互联网", "已连接的设备", "应用", "通知", "电池", "显示",
-                         "蓝牙、配对"],
+    ("en", "settings"): [
+        "Settings",
+        "Search Settings",
+        "Network & internet",
+        "Connected devices",
+        "Apps",
+        "Notifications",
+        "Battery",
+        "Display",
+        "Bluetooth, pairing",
+    ],
+    ("zh", "settings"): [
+        "设置",
+        "搜索设置",
+        "网络和互联网",
+        "已连接的设备",
+        "应用",
+        "通知",
+        "电池",
+        "显示",
+        "蓝牙、配对",
+    ],
     ("en", "display"): ["Display", "Brightness level", "Dark theme", "Screen timeout"],
     ("zh", "display"): ["显示", "亮度", "深色主题", "屏幕超时"],
 }
@@ -32,9 +49,9 @@ def norm(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def ocr() -> Iterator[Any]:
+def ocr() -> Any:
     rapidocr = pytest.importorskip("rapidocr")
-    yield rapidocr.RapidOCR()
+    return rapidocr.RapidOCR()
 
 
 @pytest.mark.parametrize(("locale", "screen"), sorted(EXPECTED))

@@ -12,7 +12,10 @@ from spa_bench.phone.system import PhoneOS
 from spa_bench.phone.ui import View
 from spa_bench.phone.vfs import VirtualFS
 
-LAUNCHER = ("com.google.android.apps.nexuslauncher", "com.google.android.apps.nexuslauncher.NexusLauncherActivity")
+LAUNCHER = (
+    "com.google.android.apps.nexuslauncher",
+    "com.google.android.apps.nexuslauncher.NexusLauncherActivity",
+)
 SETTINGS = "com.android.settings"
 S = "com.android.settings.Settings$"
 HOME, BACK, APP_SWITCH = 3, 4, 187
@@ -46,7 +49,8 @@ def test_boots_to_the_home_screen(phone: PhoneOS) -> None:
 def test_start_activity_resolves_names(phone: PhoneOS) -> None:
     assert phone.start_activity(SETTINGS) == f"{SETTINGS}/com.android.settings.Settings"
     assert phone.start_activity(SETTINGS, ".Settings$DisplaySettingsActivity") == (
-        f"{SETTINGS}/{S}DisplaySettingsActivity")
+        f"{SETTINGS}/{S}DisplaySettingsActivity"
+    )
     assert phone.current_focus() == (SETTINGS, S + "DisplaySettingsActivity")
     with pytest.raises(KeyError):
         phone.start_activity("com.example.missing")

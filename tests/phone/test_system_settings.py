@@ -88,7 +88,10 @@ def test_airplane_mode_turns_radios_off(phone: PhoneOS) -> None:
     phone.start_activity("com.android.settings", S + "NetworkDashboardActivity")
     phone.tap(*find(phone, text="Airplane mode").bounds.center)
     assert [phone.settings_get("global", k) for k in ("airplane_mode_on", "wifi_on", "bluetooth_on")] == [
-        "1", "0", "0"]
+        "1",
+        "0",
+        "0",
+    ]
     phone.tap(*find(phone, text="Airplane mode").bounds.center)
     assert phone.settings_get("global", "airplane_mode_on") == "0"
 
@@ -181,8 +184,13 @@ def test_about_phone_and_rename(phone: PhoneOS) -> None:
 
 def test_packages_and_clear(phone: PhoneOS) -> None:
     names = {p.name for p in phone.packages()}
-    assert {"com.google.android.apps.nexuslauncher", "com.android.settings", "com.android.adbkeyboard",
-            "com.android.systemui", "android"} <= names
+    assert {
+        "com.google.android.apps.nexuslauncher",
+        "com.android.settings",
+        "com.android.adbkeyboard",
+        "com.android.systemui",
+        "android",
+    } <= names
     settings = next(p for p in phone.packages() if p.name == "com.android.settings")
     assert settings.launcher_activity == "com.android.settings.Settings"
     phone.fs.write_bytes("/data/data/com.android.settings/shared_prefs/x.xml", b"<map/>", make_parents=True)
@@ -214,8 +222,11 @@ def test_getprop(phone: PhoneOS) -> None:
 def test_app_info_force_stop_with_toast(phone: PhoneOS) -> None:
     now = [0.0]
     phone.clock._monotonic = lambda: now[0]
-    phone.start_activity("com.android.settings", "com.android.settings.applications.InstalledAppDetails",
-                         {"package": "com.android.settings"})
+    phone.start_activity(
+        "com.android.settings",
+        "com.android.settings.applications.InstalledAppDetails",
+        {"package": "com.android.settings"},
+    )
     phone.tap(*find(phone, text="Force stop").bounds.center)
     assert find(phone, text="Force stop?")
     phone.tap(*find(phone, text="OK").bounds.center)

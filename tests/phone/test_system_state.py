@@ -112,7 +112,7 @@ def test_concurrent_use(tmp_path: Path) -> None:
                 else:
                     phone.screenshot_png()
                     phone.dump_hierarchy(compressed=True)
-        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]

@@ -15,9 +15,25 @@ from spa_bench.phone.ui.fonts import ellipsize, text_width, wrap
 from spa_bench.phone.ui.icons import render_icon
 from spa_bench.phone.vfs import VirtualFS
 
-AOSP_ORDER = ["index", "text", "resource-id", "class", "package", "content-desc", "checkable", "checked",
-              "clickable", "enabled", "focusable", "focused", "scrollable", "long-clickable", "password",
-              "selected", "bounds"]
+AOSP_ORDER = [
+    "index",
+    "text",
+    "resource-id",
+    "class",
+    "package",
+    "content-desc",
+    "checkable",
+    "checked",
+    "clickable",
+    "enabled",
+    "focusable",
+    "focused",
+    "scrollable",
+    "long-clickable",
+    "password",
+    "selected",
+    "bounds",
+]
 SCREEN = Rect(0, 0, 1080, 2400)
 
 
@@ -32,7 +48,9 @@ def _os(tmp_path: Path) -> PhoneOS:
 
 def test_xml_header_and_attribute_order() -> None:
     xml = dump(_frame(TextView(Rect(10, 20, 300, 80), "Hello", 40, (0, 0, 0), rid="android:id/title")))
-    assert xml.startswith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">")
+    assert xml.startswith(
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
+    )
     assert xml.endswith("</hierarchy>")
     for tag in re.findall(r"<node [^>]*>", xml):
         names = re.findall(r'([a-z-]+)="', tag)
@@ -54,8 +72,12 @@ def test_xml_escaping_round_trips() -> None:
 
 
 def test_scroll_list_clips_and_omits_rows() -> None:
-    rows = [TextView(Rect(0, 100 + i * 200, 1080, 300 + i * 200), f"row {i}", 40, (0, 0, 0), on_click=lambda: None)
-            for i in range(20)]
+    rows = [
+        TextView(
+            Rect(0, 100 + i * 200, 1080, 300 + i * 200), f"row {i}", 40, (0, 0, 0), on_click=lambda: None
+        )
+        for i in range(20)
+    ]
     lst = ScrollList(Rect(0, 100, 1080, 1100), rows, offset=150, on_scroll=lambda _o: None)
     assert lst.scrollable and lst.max_offset == 20 * 200 - 1000
     tree = ET.fromstring(dump(_frame(lst)))
@@ -91,8 +113,11 @@ def test_hit_test_takes_top_most_clickable() -> None:
 
 
 def test_compressed_dump_drops_layout_nodes() -> None:
-    inner = View(Rect(0, 0, 500, 500), class_name="android.widget.LinearLayout",
-                 children=[TextView(Rect(0, 0, 500, 100), "kept", 30, (0, 0, 0))])
+    inner = View(
+        Rect(0, 0, 500, 500),
+        class_name="android.widget.LinearLayout",
+        children=[TextView(Rect(0, 0, 500, 100), "kept", 30, (0, 0, 0))],
+    )
     full = ET.fromstring(dump(_frame(inner)))
     small = ET.fromstring(dump(_frame(inner), compressed=True))
     assert len(list(full.iter("node"))) == 3
@@ -137,8 +162,10 @@ def test_icons_render_and_cache() -> None:
 
 @pytest.mark.parametrize("locale", ["en", "zh"])
 def test_screens_fill_the_configured_size(tmp_path: Path, locale: str) -> None:
-    phone = PhoneOS(PhoneConfig(width=720, height=1600, density=320, locale=locale),  # type: ignore[arg-type]
-                    VirtualFS(tmp_path / "fs"))
+    phone = PhoneOS(
+        PhoneConfig(width=720, height=1600, density=320, locale=locale),  # type: ignore[arg-type]
+        VirtualFS(tmp_path / "fs"),
+    )
     phone.start_activity("com.android.settings")
     assert phone.screenshot().size == (720, 1600)
     root = ET.fromstring(phone.dump_hierarchy())

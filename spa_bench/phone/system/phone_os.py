@@ -8,7 +8,6 @@ reused by screenshots, dumps and hit tests, so they always describe the same scr
 
 from __future__ import annotations
 
-import io
 import shutil
 import threading
 from typing import Any
@@ -29,6 +28,7 @@ from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import Metrics
+from spa_bench.phone.ui.png import encode_png
 from spa_bench.phone.vfs import VirtualFS
 
 STATE_VERSION = 1
@@ -288,9 +288,7 @@ class PhoneOS(ScreenMixin, InputMixin):
         with self.lock:
             key = self.frame_key()
             if self._png is None or self._png_key != key:
-                buf = io.BytesIO()
-                self.rendered().save(buf, format="PNG", compress_level=1)
-                self._png, self._png_key = buf.getvalue(), key
+                self._png, self._png_key = encode_png(self.rendered()), key
             return self._png
 
     def dump_hierarchy(self, compressed: bool = False) -> str:

@@ -180,7 +180,9 @@ class ScreenMixin:
                     battery=self.battery_level,
                     show_percent=self.settings.get("system", "status_bar_show_battery_percent") == "1",
                     light_content=light_content,
-                    bg=None if transparent else (p.surface_high if self.recents_open and not p.dark else p.background),
+                    bg=None
+                    if transparent
+                    else (p.surface_high if self.recents_open and not p.dark else p.background),
                 ),
                 name="StatusBar",
             )

@@ -22,7 +22,8 @@ class Canvas:
     def __init__(self, image: Image.Image, origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.origin = origin
-        self.draw = ImageDraw.Draw(image, "RGBA")
+        self.draw = ImageDraw.Draw(image)  # opaque drawing: no per-pixel blending
+        self.blend = ImageDraw.Draw(image, "RGBA")  # only for translucent colours (scrims, tracks)
 
     def _r(self, rect: Rect) -> tuple[int, int, int, int]:
         ox, oy = self.origin
@@ -41,13 +42,17 @@ class Canvas:
     ) -> None:
         if rect.empty:
             return
+        translucent = len(color) == 4
+        if radius <= 0 and outline is None and not translucent:
+            ox, oy = self.origin
+            self.image.paste(color, (rect.left - ox, rect.top - oy, rect.right - ox, rect.bottom - oy))
+            return
+        draw = self.blend if translucent else self.draw
         if radius > 0:
             radius = min(radius, rect.width // 2, rect.height // 2)
-            self.draw.rounded_rectangle(
-                self._r(rect), radius=radius, fill=color, outline=outline, width=width
-            )
+            draw.rounded_rectangle(self._r(rect), radius=radius, fill=color, outline=outline, width=width)
         else:
-            self.draw.rectangle(self._r(rect), fill=color, outline=outline, width=width)
+            draw.rectangle(self._r(rect), fill=color, outline=outline, width=width)
 
     def ellipse(self, rect: Rect, color: RGB | None, outline: RGB | None = None, width: int = 1) -> None:
         self.draw.ellipse(self._r(rect), fill=color, outline=outline, width=width)

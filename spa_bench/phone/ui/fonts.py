@@ -33,7 +33,14 @@ def font(size: int) -> ImageFont.FreeTypeFont:
 
 
 def text_width(text: str, size: int) -> float:
-    return float(font(size).getlength(text))
+    """Advance width in pixels (cached: layout measures the same labels on every frame)."""
+    with _lock:
+        return _width(text, max(4, int(size)))
+
+
+@lru_cache(maxsize=8192)
+def _width(text: str, size: int) -> float:
+    return float(_load(size).getlength(text))
 
 
 def ellipsize(text: str, size: int, max_width: int) -> str:
