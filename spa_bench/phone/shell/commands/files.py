@@ -155,6 +155,9 @@ def read_inputs(args: list[str], ctx: CommandContext) -> tuple[list[tuple[str, b
         if name == "-":
             results.append(("-", ctx.stdin))
             continue
+        if ctx.path(name) == "/dev/null":
+            results.append((name, b""))
+            continue
         try:
             results.append((name, ctx.fs.read_bytes(name, ctx.cwd)))
         except VfsError as exc:
