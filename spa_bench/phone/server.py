@@ -118,6 +118,11 @@ class VirtualPhone:
         return f"emulator-{self.config.console_port}"
 
     @property
+    def console_token(self) -> str:
+        """The token the console expects after `auth` ("" when authentication is off)."""
+        return self._console.token if self._console is not None else ""
+
+    @property
     def running(self) -> bool:
         return self._adb is not None and not self._stopped.is_set()
 
