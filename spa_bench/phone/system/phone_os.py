@@ -55,7 +55,8 @@ class PhoneOS(ScreenMixin, InputMixin):
         self._init_screen_cache()
         fs.ensure_layout()
         self.settings = SettingsStore(fs.host_path(DB_PATH))
-        self.settings.ensure({"system": {"system_locales": locale_tag(config.locale)}})
+        self.settings.ensure(self._boot_overrides())
+        # The phone boots in config.locale (a UI change persists while it runs and in snapshots).
         self.settings.put("system", "system_locales", locale_tag(config.locale))
         self.apps: dict[str, App] = {}
         for name in APPS.names():
@@ -63,6 +64,13 @@ class PhoneOS(ScreenMixin, InputMixin):
             self.apps[app_cls.package] = app_cls(OsAppContext(self, app_cls.package))
         self.providers = ProviderRegistry()
         self._register_providers()
+
+    def _boot_overrides(self) -> dict[str, dict[str, str]]:
+        """Settings whose first value comes from the config rather than the fixed defaults."""
+        return {
+            "system": {"system_locales": locale_tag(self.config.locale)},
+            "global": {"device_name": self.config.model},
+        }
 
     def _register_providers(self) -> None:
         self.providers.unregister_all()
@@ -176,7 +184,7 @@ class PhoneOS(ScreenMixin, InputMixin):
                         child.unlink()
             if package == SETTINGS_PACKAGE:
                 self.settings.invalidate()
-                self.settings.ensure({"system": {"system_locales": locale_tag(self.config.locale)}})
+                self.settings.ensure(self._boot_overrides())
             if package in self.apps:
                 self.apps[package].on_data_cleared()
             self.invalidate()

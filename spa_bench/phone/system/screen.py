@@ -96,6 +96,11 @@ class ScreenMixin:
         return self.version, self.clock.status_time(self._use_24h()), self.toast_active()
 
     def frame(self) -> Frame:
+        """The view tree on screen now (built once per state version)."""
+        with self.lock:
+            return self._current_frame()
+
+    def _current_frame(self) -> Frame:
         key = self.frame_key()
         if self._frame is None or self._frame_key != key:
             self._frame = self._build_frame()
@@ -103,6 +108,11 @@ class ScreenMixin:
         return self._frame
 
     def rendered(self) -> Image.Image:
+        """The current frame as an image, shared (copy before changing it)."""
+        with self.lock:
+            return self._rendered()
+
+    def _rendered(self) -> Image.Image:
         frame = self.frame()
         if self._image is None or self._image_key != self._frame_key:
             image = Image.new("RGB", (self.metrics.width, self.metrics.height), self.kit.palette.background)
@@ -180,6 +190,7 @@ class ScreenMixin:
                     battery=self.battery_level,
                     show_percent=self.settings.get("system", "status_bar_show_battery_percent") == "1",
                     light_content=light_content,
+                    locale=self.locale,
                     bg=None
                     if transparent
                     else (p.surface_high if self.recents_open and not p.dark else p.background),
@@ -204,6 +215,7 @@ class ScreenMixin:
                     home=lambda: self._key_home(),
                     recents=lambda: self._key_recents(),
                     light_content=light_content,
+                    locale=self.locale,
                     bg=None if transparent else (p.keyboard if kb_shown else p.background),
                 ),
                 name="NavigationBar",

@@ -8,11 +8,27 @@ from functools import partial
 from PIL import Image
 
 from spa_bench.phone.api import Locale
+from spa_bench.phone.i18n import Strings
 from spa_bench.phone.ui import FRAME, ImageView, Kit, Rect, ScrollList, TextView, View
 from spa_bench.phone.ui.canvas import Canvas
 from spa_bench.phone.ui.view import Callback
 
 SYSTEMUI = "com.android.systemui"
+STRINGS = Strings(
+    {
+        "bt": ("Bluetooth on.", "蓝牙已开启。"),
+        "airplane": ("Airplane mode.", "飞行模式。"),
+        "wifi": ("Wifi signal full.", "WLAN 信号满格。"),
+        "signal": ("Phone signal full.", "手机信号满格。"),
+        "battery": ("Battery {level} percent.", "电池电量为百分之 {level}。"),
+        "back": ("Back", "返回"),
+        "home": ("Home", "主屏幕"),
+        "overview": ("Overview", "概览"),
+        "no_recents": ("No recent items", "近期没有任何内容"),
+        "remove": ("Remove {label}", "移除{label}"),
+        "clear_all": ("Clear all", "全部清除"),
+    }
+)
 
 
 def status_bar_height(kit: Kit) -> int:
@@ -35,6 +51,7 @@ def build_status_bar(
     show_percent: bool,
     light_content: bool,
     bg: tuple[int, int, int] | None,
+    locale: Locale = "en",
 ) -> View:
     fg = (255, 255, 255) if light_content else kit.palette.on_surface
     root = View(rect, class_name=FRAME, rid=f"{SYSTEMUI}:id/status_bar", bg=bg)
@@ -51,16 +68,23 @@ def build_status_bar(
     )
     icons: list[tuple[str, str]] = []
     if bluetooth:
-        icons.append(("bluetooth", "Bluetooth on."))
+        icons.append(("bluetooth", STRINGS.get(locale, "bt")))
     if airplane:
-        icons.append(("airplane", "Airplane mode."))
+        icons.append(("airplane", STRINGS.get(locale, "airplane")))
     if wifi:
-        icons.append(("wifi", "Wifi signal full."))
+        icons.append(("wifi", STRINGS.get(locale, "wifi")))
     if not airplane:
-        icons.append(("signal", "Phone signal full."))
+        icons.append(("signal", STRINGS.get(locale, "signal")))
     x = rect.right - kit.dp(16)
     bw, bh = kit.dp(12), kit.dp(18)
-    root.add(_Battery(Rect(x - bw, cy - bh // 2, x, cy - bh // 2 + bh), battery, fg))
+    root.add(
+        _Battery(
+            Rect(x - bw, cy - bh // 2, x, cy - bh // 2 + bh),
+            battery,
+            fg,
+            STRINGS.get(locale, "battery", level=battery),
+        )
+    )
     x -= bw + kit.dp(6)
     if show_percent:
         label = f"{battery}%"
@@ -77,8 +101,8 @@ def build_status_bar(
 class _Battery(View):
     class_name = "android.widget.ImageView"
 
-    def __init__(self, bounds: Rect, level: int, color: tuple[int, int, int]) -> None:
-        super().__init__(bounds, desc=f"Battery {level} percent.", rid=f"{SYSTEMUI}:id/battery")
+    def __init__(self, bounds: Rect, level: int, color: tuple[int, int, int], desc: str) -> None:
+        super().__init__(bounds, desc=desc, rid=f"{SYSTEMUI}:id/battery")
         self.level = level
         self.color = color
 
@@ -103,15 +127,21 @@ def build_nav_bar(
     recents: Callback,
     light_content: bool,
     bg: tuple[int, int, int] | None,
+    locale: Locale = "en",
 ) -> View:
     fg = (255, 255, 255) if light_content else kit.palette.on_surface_variant
     root = View(rect, class_name=FRAME, rid=f"{SYSTEMUI}:id/navigation_bar_frame", bg=bg)
     w = kit.dp(72)
-    cy = rect.center[1]
     for cx, icon, desc, rid, cb in (
-        (rect.width // 2 - kit.dp(110), "nav_back", "Back", "back", back),
-        (rect.width // 2, "nav_home", "Home", "home", home),
-        (rect.width // 2 + kit.dp(110), "nav_recents", "Overview", "recent_apps", recents),
+        (rect.width // 2 - kit.dp(110), "nav_back", STRINGS.get(locale, "back"), "back", back),
+        (rect.width // 2, "nav_home", STRINGS.get(locale, "home"), "home", home),
+        (
+            rect.width // 2 + kit.dp(110),
+            "nav_recents",
+            STRINGS.get(locale, "overview"),
+            "recent_apps",
+            recents,
+        ),
     ):
         button = ImageView(
             Rect(cx - w // 2, rect.top, cx + w // 2, rect.bottom),
@@ -124,7 +154,6 @@ def build_nav_bar(
         button.scale = 0.42 * rect.height / w
         button.circle = None
         root.add(button)
-    _ = cy
     return root
 
 
@@ -182,7 +211,7 @@ def build_recents(
         root.add(
             TextView(
                 area,
-                "No recent items" if locale == "en" else "近期没有任何内容",
+                STRINGS.get(locale, "no_recents"),
                 kit.body_large,
                 p.on_surface_variant,
                 align="center",
@@ -221,7 +250,7 @@ def build_recents(
                 Rect(left + card_w - kit.dp(36), top + kit.dp(6), left + card_w, top + kit.dp(42)),
                 "close",
                 p.on_surface_variant,
-                desc=f"Remove {label}" if locale == "en" else f"移除{label}",
+                desc=STRINGS.get(locale, "remove", label=label),
                 on_click=partial(remove_app, package),
                 scale=0.5,
             )
@@ -257,7 +286,7 @@ def build_recents(
                 area.center[0] + bw // 2,
                 area.top + kit.dp(56),
             ),
-            "Clear all" if locale == "en" else "全部清除",
+            STRINGS.get(locale, "clear_all"),
             kit.body_medium,
             p.on_primary_container,
             p.primary_container,
