@@ -8,6 +8,10 @@
     ├── ImportFormatError         a foreign task file (SPA-Bench CSV/JSON) cannot be converted
     ├── ResultsError              a results folder is missing, unreadable or of an unknown schema version
     ├── PhoneError                the virtual phone cannot start or was given a bad argument
+    ├── ModelError                a model API call failed (names model and endpoint, never the key)
+    │   ├── ModelAuthError        the key is missing, wrong or not allowed (401, 403)
+    │   ├── ModelRateLimited      still rate limited (429) after every retry
+    │   └── ModelUnavailable      server errors (5xx), timeouts or connection failures outlasted the retries
     └── DeviceError               talking to a device over ADB failed
         ├── DeviceOffline         the device is gone (not listed, connection refused or reset)
         ├── DeviceTimeout         a device operation took longer than its limit
@@ -57,6 +61,26 @@ class ResultsError(SpaBenchError):
 
 class PhoneError(SpaBenchError):
     """The virtual phone cannot start or was misused."""
+
+
+class ModelError(SpaBenchError):
+    """A model API call failed. `status` is the HTTP status when the server answered (None otherwise)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        self.status = status
+        super().__init__(message)
+
+
+class ModelAuthError(ModelError):
+    """The API key is missing, wrong or lacks permission: retrying cannot help."""
+
+
+class ModelRateLimited(ModelError):
+    """The endpoint kept answering 429 until the retries ran out."""
+
+
+class ModelUnavailable(ModelError):
+    """Server errors, timeouts or connection failures lasted longer than the retries."""
 
 
 class DeviceError(SpaBenchError):
