@@ -136,6 +136,28 @@ def test_shell_v2_output_exit_code_and_stdin(device: Device, adb_cli: AdbCli) ->
     assert proc.stdout == "中文 stdin".encode()
 
 
+def test_shell_without_command(device: Device, adb_cli: AdbCli) -> None:
+    piped = adb_cli.run("shell", serial=device.serial, input=b"echo a\necho b\nfail", check=False)
+    assert piped.stdout == b"a\nb\nout\nerr\n"  # no prompt or echo without a terminal
+    assert piped.returncode == 3  # the last command's status
+
+    host = RawHost(device.server.port)  # `shell:` with no command is a terminal session
+    host.connect()
+    host.send(A_OPEN, 5, 0, b"shell:\0")
+    okay = host.recv()
+    assert okay is not None
+    received = b""
+    host.send(A_WRTE, 5, okay.arg0, b"echo hi\r")
+    while b"hi\r\n" + b"vphone" not in received:
+        packet = host.recv()
+        assert packet is not None
+        if packet.command == A_WRTE:
+            received += packet.payload
+            host.send(A_OKAY, 5, okay.arg0)
+    assert received.startswith(b"vphone:/ $ echo hi\r\nhi\r\n")
+    host.close()
+
+
 def test_exec_out_is_byte_exact(device: Device, adb_cli: AdbCli) -> None:
     proc = adb_cli.run("exec-out", "blob", serial=device.serial)
     assert hashlib.sha256(proc.stdout).digest() == hashlib.sha256(BLOB).digest()

@@ -109,10 +109,12 @@ def collect_stdin_raw(stream: Stream, command: str) -> bytes:
 def run_v1(stream: Stream, shell: ShellRunner, command: str) -> None:
     """`shell:CMD`: stdout then stderr as raw bytes; the exit code is lost, as on a real phone."""
     if not command.strip():
-        interactive(stream, shell, framed=False)
+        interactive(stream, shell, framed=False, tty=True)
         return
     result = shell.run(command)
-    stream.write(result.stdout + result.stderr)
+    # one stream carries both, interleaved in write order (adbutils' shell2 needs its trailing marker last)
+    combined = getattr(result, "output", b"")
+    stream.write(combined if combined else result.stdout + result.stderr)
 
 
 def run_exec(stream: Stream, shell: ShellRunner, command: str) -> None:
@@ -126,7 +128,7 @@ def run_exec(stream: Stream, shell: ShellRunner, command: str) -> None:
 def run_v2(stream: Stream, shell: ShellRunner, args: str, command: str) -> None:
     """`shell,v2,<args>:CMD`: framed stdout/stderr and the exit code; `pty` without a command is a REPL."""
     if not command.strip():
-        interactive(stream, shell, framed=True)
+        interactive(stream, shell, framed=True, tty="pty" in args.split(","))
         return
     stdin = collect_stdin_v2(stream, command)
     result = shell.run(command, stdin)
@@ -138,50 +140,71 @@ def run_v2(stream: Stream, shell: ShellRunner, args: str, command: str) -> None:
     stream.write(bytes(out))
 
 
-def interactive(stream: Stream, shell: ShellRunner, framed: bool) -> None:
-    """A line-editing prompt, as `adb shell` without a command gets (echo, backspace, ^C, ^D, exit)."""
+def interactive(stream: Stream, shell: ShellRunner, framed: bool, tty: bool) -> None:
+    """`adb shell` without a command: on a terminal (tty) a line-editing prompt with echo, backspace,
+    ^C, ^D and exit; otherwise (`... | adb shell`) a silent `sh` that runs each line it reads. The v2
+    exit code is the last command's, as with `sh`."""
     reader = FrameReader(stream)
+    prompt = PROMPT if tty else b""
+    line = bytearray()
+    status = 0
 
     def out(data: bytes) -> None:
-        stream.write(frame(ID_STDOUT, data) if framed else data)
+        if data:
+            stream.write(frame(ID_STDOUT, data) if framed else data)
 
-    out(PROMPT)
-    line = bytearray()
+    def finish() -> None:
+        if framed:
+            stream.write(frame(ID_EXIT, bytes([status & 0xFF])))
+
+    def run_line() -> bool:
+        """Run the collected line; False when it asks to leave."""
+        nonlocal status
+        text = line.decode("utf-8", errors="replace").strip()
+        line.clear()
+        if text in ("exit", "logout"):
+            return False
+        if text:
+            result = shell.run(text)
+            status = result.exit_code
+            output = result.stdout + result.stderr
+            out(output.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n") if tty else output)
+        out(prompt)
+        return True
+
+    out(prompt)
     while True:
         if framed:
             kind, data = reader.next()
             if kind is None or kind == ID_CLOSE_STDIN:
-                return
-            if kind != ID_STDIN:
+                data = b""
+            elif kind != ID_STDIN:
                 continue
         else:
             data = stream.read()
-            if not data:
-                return
+        if not data:  # end of input: run a last unterminated line, like sh
+            if line.strip() and not tty:
+                run_line()
+            finish()
+            return
         for byte in data:
             if byte in (0x0D, 0x0A):
-                out(b"\r\n")
-                text = line.decode("utf-8", errors="replace").strip()
-                line.clear()
-                if text in ("exit", "logout"):
-                    if framed:
-                        stream.write(frame(ID_EXIT, b"\x00"))
+                if tty:
+                    out(b"\r\n")
+                if not run_line():
+                    finish()
                     return
-                if text:
-                    result = shell.run(text)
-                    out((result.stdout + result.stderr).replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
-                out(PROMPT)
-            elif byte in (0x7F, 0x08):
+            elif tty and byte in (0x7F, 0x08):
                 if line:
                     line.pop()
                     out(b"\b \b")
-            elif byte == 0x03:
+            elif tty and byte == 0x03:
                 line.clear()
-                out(b"^C\r\n" + PROMPT)
+                out(b"^C\r\n" + prompt)
             elif byte == 0x04 and not line:
-                if framed:
-                    stream.write(frame(ID_EXIT, b"\x00"))
+                finish()
                 return
             else:
                 line.append(byte)
-                out(bytes([byte]))
+                if tty:
+                    out(bytes([byte]))
