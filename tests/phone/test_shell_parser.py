@@ -27,7 +27,7 @@ def out(sh: Shell, line: str) -> str:
 
 def test_result_is_frozen_dataclass(sh: Shell) -> None:
     r = sh.run("echo hi")
-    assert r == ShellResult(b"hi\n", b"", 0)
+    assert r == ShellResult(b"hi\n", b"", 0, b"hi\n")
     with pytest.raises(AttributeError):
         r.exit_code = 3  # type: ignore[misc]
 
@@ -115,6 +115,15 @@ def test_pipes(sh: Shell) -> None:
     assert sh.run("true | false").exit_code == 1
 
 
+def test_output_interleaves_stdout_and_stderr_in_order(sh: Shell) -> None:
+    r = sh.run("echo 1; ls /nope; echo 2 >&2; echo 3 | cat; cat /nope 2>&1")
+    assert r.stdout == b"1\n3\ncat: /nope: No such file or directory\n"
+    assert r.stderr == b"ls: /nope: No such file or directory\n2\n"
+    assert r.output == (b"1\nls: /nope: No such file or directory\n2\n3\n"
+                        b"cat: /nope: No such file or directory\n")
+    assert sh.run("echo x > /sdcard/f; echo y 2>/dev/null").output == b"y\n"
+
+
 def test_stdin_feeds_the_first_command(sh: Shell) -> None:
     assert sh.run("cat", stdin=b"payload").stdout == b"payload"
     assert sh.run("cat; cat", stdin=b"once").stdout == b"once"
@@ -142,7 +151,8 @@ def test_glob_on_vfs(sh: Shell, phone: FakePhone) -> None:
 
 def test_unknown_command(sh: Shell) -> None:
     r = sh.run("frobnicate --now")
-    assert r == ShellResult(b"", b"/system/bin/sh: frobnicate: not found\n", 127)
+    err = b"/system/bin/sh: frobnicate: not found\n"
+    assert r == ShellResult(b"", err, 127, err)
     r = sh.run("/system/bin/ls /sdcard/Music")
     assert r.exit_code == 0
     r = sh.run("/data/local/tmp/nothing")

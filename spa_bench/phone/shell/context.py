@@ -24,16 +24,22 @@ NOT_FOUND = "not found"
 
 
 class Output:
-    """A byte sink for a command's stdout or stderr; `discard` sinks are /dev/null."""
+    """A byte sink for a command's stdout or stderr; `discard` sinks are /dev/null. The shell's own
+    stdout and stderr also append to one shared `terminal` list, which keeps the order in which the
+    two were written (what `adb shell` v1 shows on its single stream)."""
 
-    def __init__(self, discard: bool = False) -> None:
+    def __init__(self, discard: bool = False, terminal: list[bytes] | None = None) -> None:
         self.discard = discard
+        self.terminal = terminal
         self._chunks: list[bytes] = []
 
     def write(self, data: bytes | str) -> None:
         if self.discard:
             return
-        self._chunks.append(data.encode("utf-8") if isinstance(data, str) else data)
+        chunk = data.encode("utf-8") if isinstance(data, str) else data
+        self._chunks.append(chunk)
+        if self.terminal is not None:
+            self.terminal.append(chunk)
 
     def getvalue(self) -> bytes:
         return b"".join(self._chunks)

@@ -60,11 +60,13 @@ DEV_NULL = "/dev/null"
 
 @dataclass(frozen=True)
 class ShellResult:
-    """What one command line produced; the ADB services frame it (v1 drops stderr order/exit code)."""
+    """What one command line produced. `output` is stdout and stderr interleaved in the order they were
+    written, as the single stream of `adb shell` v1 (and a terminal) carries them."""
 
     stdout: bytes
     stderr: bytes
     exit_code: int
+    output: bytes = b""
 
 
 class _FileSink(Output):
@@ -86,9 +88,10 @@ class Shell:
     # -- public -----------------------------------------------------------------------------------
     def run(self, command: str, stdin: bytes = b"") -> ShellResult:
         state = ShellState(variables=dict(DEFAULT_ENV), exported=set(DEFAULT_ENV))
-        stdout, stderr = Output(), Output()
+        terminal: list[bytes] = []
+        stdout, stderr = Output(terminal=terminal), Output(terminal=terminal)
         code = self._run_source(command, state, stdin, stdout, stderr)
-        return ShellResult(stdout.getvalue(), stderr.getvalue(), code)
+        return ShellResult(stdout.getvalue(), stderr.getvalue(), code, b"".join(terminal))
 
     # -- ShellRunner (for commands) ---------------------------------------------------------------
     def has_command(self, name: str) -> bool:
