@@ -37,13 +37,13 @@ def run(sh: Shell, line: str) -> tuple[str, str, int]:
     return r.stdout.decode(), r.stderr.decode(), r.exit_code
 
 
-class AdbutilsView(ShellExtension):
+class AdbutilsView(ShellExtension):  # type: ignore[misc]
     """adbutils' ShellExtension (window_size, app_current, ...) wired to the virtual shell."""
 
     def __init__(self, shell: Shell) -> None:
         self._shell = shell
 
-    def shell(self, cmd: Any, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+    def shell(self, cmd: Any, *args: Any, **kwargs: Any) -> str:
         line = list2cmdline(cmd) if isinstance(cmd, list | tuple) else cmd
         return self._shell.run(line).stdout.decode().rstrip()
 
@@ -338,11 +338,11 @@ def test_date_and_sleep(sh: Shell, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_u2_md5_check_and_app_process_fallback(sh: Shell, phone: FakePhone) -> None:
     """uiautomator2 looks for the md5 of its u2.jar in `toybox md5sum` output, then pushes if absent."""
-    out = run(sh, "toybox md5sum /data/local/tmp/u2.jar")
-    assert "No such file" in out[1] and out[0] == ""
+    missing = run(sh, "toybox md5sum /data/local/tmp/u2.jar")
+    assert "No such file" in missing[1] and missing[0] == ""
     phone.fs.write_bytes("/data/local/tmp/u2.jar", b"jar")
     assert hashlib.md5(b"jar").hexdigest() in run(sh, "toybox md5sum /data/local/tmp/u2.jar")[0]
-    out, err, code = run(sh, "CLASSPATH=/data/local/tmp/u2.jar app_process / com.wetest.uia2.Main -p 9008")
+    _, err, code = run(sh, "CLASSPATH=/data/local/tmp/u2.jar app_process / com.wetest.uia2.Main -p 9008")
     assert code == 1 and "com.wetest.uia2.Main" in err
     runner = "com.github.uiautomator.test/androidx.test.runner.AndroidJUnitRunner"
     assert run(sh, f"am instrument -w {runner}")[2] == 1

@@ -38,11 +38,11 @@ def sh(system: PhoneOS) -> Shell:
     return Shell(system)
 
 
-class AdbutilsView(ShellExtension):
+class AdbutilsView(ShellExtension):  # type: ignore[misc]
     def __init__(self, shell: Shell) -> None:
         self._shell = shell
 
-    def shell(self, cmd: Any, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+    def shell(self, cmd: Any, *args: Any, **kwargs: Any) -> str:
         line = list2cmdline(cmd) if isinstance(cmd, list | tuple) else cmd
         return self._shell.run(line).stdout.decode().rstrip()
 
