@@ -1,0 +1,241 @@
+"""The task's declarative success checks, evaluated against a live device at the end of an episode.
+
+Each check reads device state through adb (shell, sqlite3, content query) or looks at the agent's final
+answer, and yields Evidence (the command, what it printed, what was expected). The episode's "state"
+verdict passes when every check passes. Device failures propagate (the episode is retried elsewhere);
+a validator that crashes makes the verdict undecided (success None) with the error recorded.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import traceback
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Protocol
+
+from spa_bench.errors import DeviceError
+from spa_bench.results.schema import ErrorInfo, Evidence, Verdict
+from spa_bench.tasks.checks import (
+    AnswerCheck,
+    Check,
+    ContentQueryCheck,
+    Scalar,
+    ShellCheck,
+    SqliteCheck,
+    ValidatorCheck,
+)
+from spa_bench.tasks.validators import VALIDATORS
+
+STATE_EVALUATOR = "state"
+FIELD_SEP, ROW_SEP, NULL = "\x1f", "\x1e", "NULL"
+
+
+class ShellRunner(Protocol):
+    """What the checks need from a device (spa_bench.device.Device satisfies it)."""
+
+    def shell(self, command: str) -> str:
+        ...
+
+    def run(self, command: str) -> _Result:
+        ...
+
+
+class _Result(Protocol):
+    @property
+    def output(self) -> str:
+        ...
+
+    @property
+    def exit_code(self) -> int:
+        ...
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    passed: bool
+    evidence: Evidence
+
+
+def _text(value: Scalar) -> str:
+    if value is None:
+        return NULL
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _check_shell(check: ShellCheck, device: ShellRunner) -> CheckResult:
+    result = device.run(check.command)
+    output = result.output.strip()
+    reasons = []
+    if check.expect is not None and output != check.expect.strip():
+        reasons.append(f"output {output[:200]!r} is not {check.expect!r}")
+    if check.regex is not None and not re.search(check.regex, output):
+        reasons.append(f"output {output[:200]!r} does not match /{check.regex}/")
+    if check.exit_code is not None and result.exit_code != check.exit_code:
+        reasons.append(f"exit code {result.exit_code}, expected {check.exit_code}")
+    summary = "; ".join(reasons) or f"{check.command!r} gave {output[:120]!r}"
+    return CheckResult(not reasons, Evidence(summary=summary, details={
+        "check": "shell", "command": check.command, "output": output[:4000], "exit_code": result.exit_code}))
+
+
+def sqlite_command(db: str, query: str) -> str:
+    return (f"sqlite3 -separator {shlex.quote(FIELD_SEP)} -newline {shlex.quote(ROW_SEP)} "
+            f"-nullvalue {NULL} {shlex.quote(db)} {shlex.quote(query)}")
+
+
+def _check_sqlite(check: SqliteCheck, device: ShellRunner) -> CheckResult:
+    command = sqlite_command(check.db, check.query)
+    result = device.run(command)
+    if result.exit_code != 0:
+        return CheckResult(False, Evidence(summary=f"sqlite3 failed: {result.output.strip()[:300]}",
+                                           details={"check": "sqlite", "db": check.db, "query": check.query,
+                                                    "output": result.output[:4000]}))
+    rows = [r.strip("\r\n").split(FIELD_SEP) for r in result.output.split(ROW_SEP) if r.strip("\r\n")]
+    reasons = []
+    if check.expect_count is not None and len(rows) != check.expect_count:
+        reasons.append(f"{len(rows)} rows, expected {check.expect_count}")
+    if check.expect_rows is not None:
+        expected = [[_text(v) for v in row] for row in check.expect_rows]
+        if check.ordered:
+            same = rows == expected
+        else:
+            same = Counter(map(tuple, rows)) == Counter(map(tuple, expected))
+        if not same:
+            reasons.append(f"rows {rows[:10]} are not {expected[:10]}")
+    summary = "; ".join(reasons) or f"{len(rows)} row(s) as expected"
+    return CheckResult(not reasons, Evidence(summary=summary, details={
+        "check": "sqlite", "db": check.db, "query": check.query, "rows": rows[:100]}))
+
+
+_ROW = re.compile(r"^Row: \d+ (.*)$")
+_KEY = re.compile(r"(?:^|, )([A-Za-z_][A-Za-z0-9_]*)=")
+
+
+def parse_content_rows(output: str) -> list[dict[str, str]]:
+    """`content query` output ("Row: 0 _id=1, name=x") as dicts of text values."""
+    rows = []
+    for line in output.splitlines():
+        match = _ROW.match(line.strip())
+        if not match:
+            continue
+        body = match.group(1)
+        keys = list(_KEY.finditer(body))
+        row = {}
+        for i, key in enumerate(keys):
+            end = keys[i + 1].start() if i + 1 < len(keys) else len(body)
+            row[key.group(1)] = body[key.end():end]
+        rows.append(row)
+    return rows
+
+
+def _check_content(check: ContentQueryCheck, device: ShellRunner) -> CheckResult:
+    command = f"content query --uri {shlex.quote(check.uri)}"
+    if check.projection:
+        command += f" --projection {shlex.quote(':'.join(check.projection))}"
+    if check.where:
+        command += f" --where {shlex.quote(check.where)}"
+    output = device.shell(command)
+    rows = parse_content_rows(output)
+    reasons = []
+    if check.expect_count is not None and len(rows) != check.expect_count:
+        reasons.append(f"{len(rows)} rows, expected {check.expect_count}")
+    if check.expect_rows is not None:
+        unmatched = list(range(len(rows)))
+        for expected in check.expect_rows:
+            want = {k: _text(v) for k, v in expected.items()}
+            hit = next((i for i in unmatched if all(rows[i].get(k) == v for k, v in want.items())), None)
+            if hit is None:
+                reasons.append(f"no row with {want}")
+            else:
+                unmatched.remove(hit)
+        if check.exact and unmatched:
+            reasons.append(f"{len(unmatched)} unexpected row(s), e.g. {rows[unmatched[0]]}")
+    summary = "; ".join(reasons) or f"{len(rows)} row(s) as expected"
+    return CheckResult(not reasons, Evidence(summary=summary, details={
+        "check": "content_query", "command": command, "rows": rows[:100],
+        "output": output[:4000] if not rows else ""}))
+
+
+def normalize_answer(text: str, case_sensitive: bool = False) -> str:
+    """NFKC (full-width -> half-width), collapsed whitespace, no trailing punctuation, case-folded."""
+    text = unicodedata.normalize("NFKC", text)
+    text = " ".join(text.split()).strip().rstrip(".。!！?？,，;；")
+    return text if case_sensitive else text.casefold()
+
+
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n.replace(",", ".")) for n in _NUMBER.findall(unicodedata.normalize("NFKC", text))]
+
+
+def _check_answer(check: AnswerCheck, answer: str | None) -> CheckResult:
+    details: dict[str, object] = {"check": "answer", "answer": answer, "expect": check.expect,
+                                  "match": check.match}
+    if answer is None or not answer.strip():
+        return CheckResult(False, Evidence(summary="the agent gave no answer", details=details))
+    got = normalize_answer(answer, check.case_sensitive)
+    ok = False
+    for expected in check.expect:
+        want = normalize_answer(expected, check.case_sensitive)
+        if check.match == "exact":
+            ok = got == want
+        elif check.match == "contains":
+            ok = want in got
+        elif check.match == "regex":
+            ok = re.search(expected, answer if check.case_sensitive else answer.casefold()) is not None
+        else:
+            wanted = _numbers(expected)
+            ok = bool(wanted) and any(abs(n - wanted[0]) < 1e-9 for n in _numbers(answer))
+        if ok:
+            break
+    summary = f"answer {answer[:120]!r} {'matches' if ok else 'does not match'} {check.expect}"
+    return CheckResult(ok, Evidence(summary=summary, details=details))
+
+
+def _check_validator(check: ValidatorCheck, device: ShellRunner) -> CheckResult:
+    validator = VALIDATORS.get(check.name)
+    outcome = validator(device, check.args)
+    return CheckResult(outcome.passed, Evidence(summary=outcome.evidence, details={
+        "check": "validator", "name": check.name, "args": check.args}))
+
+
+def run_check(check: Check, device: ShellRunner, answer: str | None) -> CheckResult:
+    if isinstance(check, ShellCheck):
+        return _check_shell(check, device)
+    if isinstance(check, SqliteCheck):
+        return _check_sqlite(check, device)
+    if isinstance(check, ContentQueryCheck):
+        return _check_content(check, device)
+    if isinstance(check, AnswerCheck):
+        return _check_answer(check, answer)
+    return _check_validator(check, device)
+
+
+def evaluate_state(checks: Sequence[Check], device: ShellRunner, answer: str | None) -> Verdict:
+    """Run every check (all of them, for complete evidence); passes when all pass."""
+    evidence: list[Evidence] = []
+    passed = True
+    for i, check in enumerate(checks):
+        try:
+            result = run_check(check, device, answer)
+        except DeviceError:
+            raise
+        except Exception as exc:
+            return Verdict(evaluator=STATE_EVALUATOR, success=None, evidence=evidence,
+                           created_at=datetime.now(UTC),
+                           error=ErrorInfo(kind="evaluator", type=type(exc).__name__,
+                                           message=f"check {i} ({check.type}): {exc}",
+                                           traceback=traceback.format_exc()))
+        label = check.description or check.type
+        evidence.append(result.evidence.model_copy(update={
+            "summary": f"{'✓' if result.passed else '✗'} {label}: {result.evidence.summary}"}))
+        passed = passed and result.passed
+    return Verdict(evaluator=STATE_EVALUATOR, success=passed, evidence=evidence, created_at=datetime.now(UTC))
