@@ -252,8 +252,23 @@ def start_phones(n: int, base_port: int | None = None, data_root: Path | str | N
               for port in ports]
     pool = PhonePool(phones, owned)
     with ThreadPoolExecutor(max_workers=min(n, 8)) as executor:
-        futures = [executor.submit(phone.start) for phone in phones]
-        errors = [f.exception() for f in futures]
+        errors = [f.exception() for f in [executor.submit(phone.start) for phone in phones]]
+    if base_port is None:
+        # Another process may grab an automatically picked port between the check and the bind.
+        for i, error in enumerate(errors):
+            for _attempt in range(3):
+                if not (isinstance(error, PhoneError) and "already in use" in str(error)):
+                    break
+                taken = {p.config.port for p in phones}
+                port = find_free_port_pair(avoid=taken | {p - 1 for p in taken})
+                phones[i] = VirtualPhone(replace(template, port=port, data_dir=root / f"phone-{port}"),
+                                         token_path)
+                try:
+                    phones[i].start()
+                    error = None
+                except PhoneError as exc:
+                    error = exc
+            errors[i] = error
     failures = [e for e in errors if e is not None]
     if failures:
         with contextlib.suppress(Exception):
