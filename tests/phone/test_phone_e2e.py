@@ -145,7 +145,16 @@ def test_uiautomator2(phone: PhoneHandle) -> None:
     d(className="android.widget.EditText").click()
     d.send_keys("你好")
     assert d(textContains="你好").exists
+    field = d(className="android.widget.EditText")
+    field.set_text("bluetooth")
+    assert field.get_text() == "bluetooth"
+    field.clear_text()
+    assert "bluetooth" not in d.dump_hierarchy()
     d.press("back")
+    d.app_start("com.android.settings")
+    assert d.app_current()["package"] == SETTINGS
+    d.app_stop("com.android.settings")
+    assert d.app_current()["package"] == LAUNCHER
 
 
 # -- an agent that only uses the adb command line -----------------------------------------------------------
