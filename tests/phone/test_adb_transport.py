@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from spa_bench.phone.adb import AdbServer, Stream, make_banner, phone_services
+from spa_bench.phone.adb import AdbServer, Stream, StreamClosedError, make_banner, phone_services
 from spa_bench.phone.adb.packet import (
     A_CLSE,
     A_CNXN,
@@ -224,6 +224,25 @@ def test_many_concurrent_shells(device: Device, adb_cli: AdbCli) -> None:
     for t in threads:
         t.join(30)
     assert results == {i: f"n{i}" for i in range(50)}
+
+
+def test_stream_holds_acks_while_a_slow_service_lags() -> None:
+    from spa_bench.phone.adb.stream import HIGH_WATER
+
+    sent: list[Packet] = []
+    stream = Stream(sent.append, local_id=1, remote_id=9, max_payload=4096)
+    chunk = b"x" * (256 * 1024)
+    for _ in range(HIGH_WATER // len(chunk)):
+        stream.feed(chunk)
+    assert [p.command for p in sent] == [A_OKAY] * 4  # acked at once while the backlog is small
+    stream.feed(chunk)
+    assert len(sent) == 4  # over the high-water mark: the host must wait
+    while len(stream.read(256 * 1024)) and len(sent) == 4:
+        pass
+    assert sent[-1].command == A_OKAY  # released once the service caught up
+    stream.on_remote_close()
+    with pytest.raises(StreamClosedError):
+        stream.write(b"late")
 
 
 # -- raw host: misbehaviour must never kill the device --------------------------------------------------

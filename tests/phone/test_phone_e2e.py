@@ -7,6 +7,7 @@ import hashlib
 import io
 import os
 import re
+import socket
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -342,3 +343,12 @@ def test_cli_start_prints_connect_line_and_stops_on_sigint(tmp_path: Path, free_
     assert bad.returncode == 1
     assert b"invalid screen size" in bad.stderr
     assert b"Traceback" not in bad.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", port))
+        busy.listen()
+        taken = subprocess.run([sys.executable, "-m", "spa_bench", "phone", "start", "--port", str(port),
+                                "--data-dir", str(tmp_path / "data2")],
+                               capture_output=True, env=env, timeout=60)
+    assert taken.returncode == 1
+    assert f"port {port} on 127.0.0.1 is already in use".encode() in taken.stderr
+    assert len(taken.stderr.strip().splitlines()) == 1

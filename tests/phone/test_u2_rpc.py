@@ -239,3 +239,36 @@ def test_uiautomator2_client(u2_device: tuple[Any, FakeSystem, MiniShell]) -> No
     assert system.events[-1] == ("text", "你好")
     assert d.clipboard == "你好"
     assert d.screenshot().size == (1080, 2400)
+
+
+def test_http_keep_alive_forward_and_bad_requests(u2_device: tuple[Any, FakeSystem, MiniShell],
+                                                   adb_cli: AdbCli, free_port: Callable[[], int]) -> None:
+    import urllib.request
+
+    import adbutils
+
+    d, _system, _shell = u2_device
+    dev = d.adb_device
+    sock = dev.create_connection(adbutils.Network.TCP, 9008)
+    sock.sendall(b"GET /ping HTTP/1.1\r\nHost: x\r\n\r\nGET /info HTTP/1.1\r\nHost: x\r\n\r\n")
+    data = b""
+    while data.count(b"HTTP/1.1 200") < 2 or not data.rstrip().endswith(b"}"):
+        data += sock.recv(65536)
+    assert b"\r\n\r\npong" in data
+    assert b'"displayWidth": 1080' in data
+    sock.sendall(b"NOT HTTP\r\n\r\n")
+    assert sock.recv(1000).startswith(b"HTTP/1.1 400")
+    sock.close()
+
+    port = free_port()
+    adb_cli.run("forward", f"tcp:{port}", "tcp:9008", serial=dev.serial)
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/ping", timeout=10) as response:
+            assert response.read() == b"pong"
+        body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "count", "params": [sel(text="On")]}).encode()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/jsonrpc/0", data=body,
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert json.loads(response.read()) == {"jsonrpc": "2.0", "id": 7, "result": 1}
+    finally:
+        adb_cli.run("forward", "--remove", f"tcp:{port}", serial=dev.serial, check=False)
