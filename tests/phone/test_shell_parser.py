@@ -52,9 +52,15 @@ def test_result_is_frozen_dataclass(sh: Shell) -> None:
     ("echo -e 'a\\tb'", "a\tb\n"),
     ("echo 'a\\nb'", "a\nb\n"),  # mksh's echo interprets escapes by default
     ("echo -E 'a\\nb'", "a\\nb\n"),
+    ("echo café 你好", "café 你好\n"),
 ])
 def test_quoting_and_expansion(sh: Shell, line: str, expected: str) -> None:
     assert out(sh, line) == expected
+
+
+def test_escaped_bytes_are_raw(sh: Shell) -> None:
+    assert sh.run("echo -n '\\0351\\x41'").stdout == b"\xe9A"
+    assert sh.run("printf '\\xff'").stdout == b"\xff"
 
 
 def test_and_or_and_status(sh: Shell) -> None:

@@ -267,12 +267,12 @@ def unescape(text: str) -> tuple[str, bool]:
         elif nxt == "0" or nxt in "1234567":
             m = re.match(r"0?[0-7]{0,3}", text[i + 1:])
             digits = m.group(0) if m else ""
-            out.append(chr(int(digits.lstrip("0") or "0", 8) & 0xFF))
+            out.append(_byte_char(int(digits.lstrip("0") or "0", 8) & 0xFF))
             i += 1 + max(len(digits), 1)
         elif nxt == "x":
             m = re.match(r"[0-9a-fA-F]{1,2}", text[i + 2:])
             if m:
-                out.append(chr(int(m.group(0), 16)))
+                out.append(_byte_char(int(m.group(0), 16)))
                 i += 2 + len(m.group(0))
             else:
                 out.append("\\x")
@@ -301,9 +301,15 @@ def echo(args: list[str], ctx: CommandContext) -> int:
     return 0
 
 
+def _byte_char(value: int) -> str:
+    """A raw byte from an octal/hex escape: bytes >= 0x80 ride as surrogate escapes so that they are
+    written as themselves, not UTF-8 encoded like ordinary text."""
+    return chr(value) if value < 0x80 else chr(0xDC00 + value)
+
+
 def _latin_bytes(text: str) -> bytes:
-    """Encode text that may hold raw bytes from `\\0nnn` escapes (chars < 256) next to Unicode."""
-    return b"".join(bytes([ord(c)]) if 0x80 <= ord(c) < 0x100 else c.encode("utf-8") for c in text)
+    """Encode text with ordinary characters as UTF-8 and escaped raw bytes as themselves."""
+    return text.encode("utf-8", errors="surrogateescape")
 
 
 _FORMAT_RE = re.compile(r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?([diouxXeEfgGcsb%])")
