@@ -9,6 +9,7 @@ So `adb -s emulator-5554 emu avd snapshot load x` works for a phone whose ADB po
 
 from __future__ import annotations
 
+import os
 import secrets
 import socket
 import string
@@ -51,13 +52,16 @@ def default_token_path() -> Path:
 
 def read_or_create_token(path: Path) -> str:
     """The console token ("" = no authentication), creating a random one like the emulator does."""
-    if path.exists():
-        return path.read_text(encoding="utf-8", errors="replace").strip()
     alphabet = string.ascii_letters + string.digits + "+/"
     token = "".join(secrets.choice(alphabet) for _ in range(16))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(token, encoding="utf-8")
-    path.chmod(0o600)
+    try:
+        # exclusive create: phones started together must agree on one token, not overwrite each other's
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text(encoding="utf-8", errors="replace").strip()
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(token)
     return token
 
 
