@@ -123,6 +123,11 @@ class VirtualPhone:
         return self._console.token if self._console is not None else ""
 
     @property
+    def adb_connections(self) -> int:
+        """How many hosts (adb servers, raw clients) are connected to the ADB port right now."""
+        return self._adb.listener.client_count if self._adb is not None else 0
+
+    @property
     def running(self) -> bool:
         return self._adb is not None and not self._stopped.is_set()
 

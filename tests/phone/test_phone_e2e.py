@@ -11,6 +11,7 @@ import socket
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +79,30 @@ def test_50_concurrent_adb_shells(phone: PhoneHandle) -> None:
     with ThreadPoolExecutor(max_workers=50) as pool:
         outputs = list(pool.map(one, range(50)))
     assert outputs == [f"n{i}\n" for i in range(50)]
+
+
+def test_phone_survives_an_adb_server_killed_mid_transfer(phone: PhoneHandle, tmp_path: Path,
+                                                         free_port: Any) -> None:
+    other = replace(phone.adb, port=free_port())
+    other.env = dict(phone.adb.env, ANDROID_ADB_SERVER_PORT=str(other.port))
+    other.run("start-server")
+    try:
+        other.connect(phone.serial)
+        phone.device().sync.push(os.urandom(5 * 1024 * 1024), "/sdcard/Download/big.bin")
+        pulls = [subprocess.Popen([str(other.binary), "-s", phone.serial, "pull", "/sdcard/Download/big.bin",
+                                   str(tmp_path / f"b{i}.bin")], env=other.env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL) for i in range(3)]
+        time.sleep(0.05)
+    finally:
+        subprocess.run([str(other.binary), "-P", str(other.port), "kill-server"], env=other.env,
+                       capture_output=True, timeout=30)
+    for pull in pulls:
+        pull.wait(30)
+    assert phone.shell("echo alive") == "alive\n"
+    deadline = time.monotonic() + 5
+    while phone.phone.adb_connections > 1 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert phone.phone.adb_connections == 1  # the killed server's connection is gone, ours remains
 
 
 # -- adbutils ----------------------------------------------------------------------------------------------
