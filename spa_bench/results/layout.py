@@ -2,6 +2,7 @@
 
     results/<run-id>/
         manifest.json                      RunManifest
+        summary.json                       RunSummary, when the run ends (also on Ctrl-C)
         episodes/<episode-id>/episode.json EpisodeLog, rewritten atomically after every step
         episodes/<episode-id>/screenshots/ 000.png, 001.png, ... (before each step), final.png
         episodes/<episode-id>/hierarchy/   000.xml, ... (uiautomator XML, same numbering)
@@ -25,11 +26,12 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from spa_bench.errors import ResultsError
-from spa_bench.results.schema import RESULTS_SCHEMA_VERSION, EpisodeLog, RunManifest
+from spa_bench.results.schema import RESULTS_SCHEMA_VERSION, EpisodeLog, RunManifest, RunSummary
 
 M = TypeVar("M", bound=BaseModel)
 
 MANIFEST = "manifest.json"
+SUMMARY = "summary.json"
 EPISODES = "episodes"
 EPISODE_FILE = "episode.json"
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
@@ -104,6 +106,16 @@ class RunLayout:
         if not self.root.is_dir():
             raise ResultsError(f"{self.root}: no such run folder")
         return read_model(self.manifest_path, RunManifest)
+
+    @property
+    def summary_path(self) -> Path:
+        return self.root / SUMMARY
+
+    def write_summary(self, summary: RunSummary) -> None:
+        write_json_atomic(self.summary_path, summary.model_dump_json(indent=2))
+
+    def read_summary(self) -> RunSummary:
+        return read_model(self.summary_path, RunSummary)
 
     def write_episode(self, log: EpisodeLog) -> None:
         write_json_atomic(self.episode_path(log.episode_id), log.model_dump_json(indent=1))

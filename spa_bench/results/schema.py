@@ -90,6 +90,22 @@ class RunManifest(_Model):
     settings: dict[str, Any] = Field(default_factory=dict, description="limits and options of the run")
 
 
+class RunSummary(_Model):
+    """Written when a run ends (also when it is interrupted): what happened to the plan."""
+
+    schema_version: Literal[1] = RESULTS_SCHEMA_VERSION
+    run_id: str
+    started_at: datetime
+    finished_at: datetime
+    interrupted: bool = False
+    planned: int = Field(0, description="episodes in the plan")
+    finished: int = Field(0, description="episodes with a final log (this session or before)")
+    undone: list[str] = Field(default_factory=list, description="episodes left to run (resume them)")
+    failed: dict[str, str] = Field(default_factory=dict,
+                                   description="episodes given up after device failures -> last error")
+    removed_devices: dict[str, str] = Field(default_factory=dict, description="serial -> why")
+
+
 class ObservationRef(_Model):
     """What the agent saw before a step; files are relative to the episode folder."""
 

@@ -42,7 +42,9 @@ class TaskSetup(_Model):
     reset: ResetStrategy = Field(
         "snapshot", description="snapshot: load the device snapshot; pm_clear: clear the task's apps' "
                                 "data; none: leave the device as it is")
-    snapshot: str = Field("spa-bench-base", description="snapshot name for reset: snapshot")
+    snapshot: str | None = Field(
+        None, description="snapshot to load for reset: snapshot; default spa-bench-base-<language>, "
+                          "a device state with the system in the task's language")
     shell: list[str] = Field(default_factory=list, description="shell commands run after the reset")
     start_app: str | None = Field(
         None, description="package to open before the episode; defaults to the app of a single-app "
@@ -113,6 +115,10 @@ class Task(_Model):
     def step_limit(self) -> int:
         """max_steps, or SPA-Bench's default of 2 x golden_steps + 1."""
         return self.max_steps if self.max_steps is not None else 2 * self.golden_steps + 1
+
+    @property
+    def snapshot_name(self) -> str:
+        return self.setup.snapshot or f"spa-bench-base-{self.language}"
 
     @property
     def start_package(self) -> str | None:

@@ -1,0 +1,1 @@
+"""Running episodes: one episode on one device (`episode`), many in parallel (`scheduler`)."""

@@ -1,0 +1,96 @@
+"""What a run is asked to do: agents x tasks x repeats on a device pool, with limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from spa_bench.errors import ConfigError
+from spa_bench.tasks.repository import TaskFilter
+
+
+class AgentConfig(BaseModel):
+    """One agent of a run: `agent` is a registry name or path/to/file.py:Class; `name` labels it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent: str = Field(min_length=1)
+    name: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        return self.agent.rpartition(":")[2] if ":" in self.agent else self.agent
+
+
+class RunConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tasks_dir: Path | None = None
+    filter: TaskFilter = Field(default_factory=TaskFilter)
+    agents: list[AgentConfig] = Field(min_length=1)
+    repeats: int = Field(1, ge=1)
+    seed: int = 0
+    phones: int = Field(1, ge=0, description="virtual phones to start (ignored when devices are given)")
+    devices: list[str] = Field(default_factory=list)
+    phone_size: str = "1080x2400"
+    out: Path = Path("results")
+    run_id: str | None = None
+    max_steps: int | None = Field(None, ge=1)
+    step_timeout_s: float = Field(300.0, gt=0)
+    episode_timeout_s: float = Field(3600.0, gt=0)
+    settle_s: float = Field(0.0, ge=0)
+    max_retries: int = Field(2, ge=0, description="retries of an episode after device failures")
+
+    @model_validator(mode="after")
+    def _unique_labels(self) -> RunConfig:
+        labels = [a.label for a in self.agents]
+        dupes = sorted({x for x in labels if labels.count(x) > 1})
+        if dupes:
+            raise ValueError(f"agent label {dupes[0]!r} is used twice; give each a distinct name")
+        return self
+
+
+def parse_arg_value(text: str) -> Any:
+    """`--agent-arg key=value` values: YAML scalars (numbers, booleans, null), else the string."""
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return value if isinstance(value, str | int | float | bool) or value is None else text
+
+
+def parse_agent_args(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--agent-arg {pair!r}: expected key=value")
+        out[key.strip()] = parse_arg_value(value)
+    return out
+
+
+def load_agent_config_file(path: Path) -> list[AgentConfig]:
+    """A YAML list of {agent, name?, args?} (or a mapping with key `agents`)."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(f"{path}: cannot read agent config: {exc}") from None
+    if isinstance(raw, dict):
+        raw = raw.get("agents")
+    if not isinstance(raw, list):
+        raise ConfigError(f"{path}: expected a list of agents ({{agent: NAME, name: LABEL, args: {{...}}}})")
+    out = []
+    for i, item in enumerate(raw):
+        try:
+            out.append(AgentConfig.model_validate(item))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in err["loc"])
+            raise ConfigError(f"{path}: agent {i}: field '{where}': {err['msg']}") from None
+    return out

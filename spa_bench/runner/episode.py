@@ -1,0 +1,292 @@
+"""One episode: reset the device, set the task up, let the agent act step by step, check the result.
+
+The log is written after every step (atomically), so a crash loses at most the step in flight.
+Termination reasons: done / infeasible (the agent said so), max_steps, step_timeout, episode_timeout,
+agent_error (the agent raised), interrupted (the run was stopped). Device failures (DeviceOffline,
+DeviceTimeout) are recorded in the log and re-raised, so that the scheduler can retry the episode on
+another device; everything else that goes wrong is recorded and the episode ends normally.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from spa_bench.actions import Action, Finish, parse_action
+from spa_bench.agent import AgentFactory, AgentStep, TaskContext, opened_app_prefix
+from spa_bench.device.apps import resolve_app
+from spa_bench.device.device import Device, InvalidAction
+from spa_bench.device.observation import Observation
+from spa_bench.errors import DeviceCommandFailed, DeviceError
+from spa_bench.evaluation.state_checks import evaluate_state
+from spa_bench.results.layout import RunLayout
+from spa_bench.results.schema import (
+    AgentSpec,
+    EpisodeLog,
+    ErrorInfo,
+    ErrorKind,
+    InstanceInfo,
+    ObservationRef,
+    StepRecord,
+    StepTimings,
+    Termination,
+)
+from spa_bench.tasks.model import Task
+
+
+@dataclass(frozen=True)
+class EpisodeJob:
+    """Everything needed to run one episode, independent of the device it lands on."""
+
+    episode_id: str
+    task: Task  # parameters already filled in
+    instance: InstanceInfo
+    agent: AgentSpec
+    agent_factory: AgentFactory
+    agent_args: dict[str, Any]  # as passed to the factory (the spec holds the redacted copy)
+    task_file: str | None = None
+    task_sha256: str | None = None
+
+
+@dataclass(frozen=True)
+class EpisodeLimits:
+    max_steps: int | None = None  # overrides the task's step limit when given
+    step_timeout_s: float = 300.0  # one agent.step call
+    episode_timeout_s: float = 3600.0
+    settle_s: float = 0.0  # pause after each action before the next observation (real devices: ~1 s)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def error_info(kind: ErrorKind, exc: BaseException, step: int | None = None) -> ErrorInfo:
+    return ErrorInfo(kind=kind, type=type(exc).__name__, message=str(exc) or repr(exc),
+                     traceback="".join(traceback.format_exception(exc)), step=step)
+
+
+def coerce_action(raw: Any) -> Action:
+    """An agent's answer as an Action: an Action, a dict, or JSON text (possibly inside prose)."""
+    if isinstance(raw, str):
+        text = raw.strip()
+        try:
+            raw = json.loads(text)
+        except ValueError:
+            match = re.search(r"\{.*\}", text, re.S)
+            if not match:
+                raise ValueError(f"no JSON action in {text[:200]!r}") from None
+            raw = json.loads(match.group(0))
+    if isinstance(raw, BaseModel):  # an Action object: validate a copy, so a mutated one is caught too
+        raw = raw.model_dump()
+    return parse_action(raw)
+
+
+class EpisodeRunner:
+    """Runs one job on one device, writing into the run folder as it goes."""
+
+    def __init__(self, job: EpisodeJob, device: Device, layout: RunLayout, limits: EpisodeLimits,
+                 stop: threading.Event, attempt: int = 1, earlier_errors: list[ErrorInfo] | None = None,
+                 run_id: str = "") -> None:
+        self.job, self.device, self.layout, self.limits, self.stop = job, device, layout, limits, stop
+        self.dir = layout.episode_dir(job.episode_id)
+        self.log = EpisodeLog(
+            episode_id=job.episode_id, run_id=run_id, task=job.task, task_file=job.task_file,
+            task_sha256=job.task_sha256, instance=job.instance, agent=job.agent, device=device.info(),
+            attempt=attempt, started_at=now(), errors=list(earlier_errors or []))
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{job.episode_id[:30]}")
+
+    # -- recording ------------------------------------------------------------------------------------
+    def save(self) -> None:
+        self.layout.write_episode(self.log)
+
+    def _save_observation(self, obs: Observation, name: str) -> ObservationRef:
+        shots, trees = self.dir / "screenshots", self.dir / "hierarchy"
+        shots.mkdir(parents=True, exist_ok=True)
+        trees.mkdir(parents=True, exist_ok=True)
+        (shots / f"{name}.png").write_bytes(obs.screenshot_png)
+        (trees / f"{name}.xml").write_text(obs.hierarchy_xml, encoding="utf-8")
+        return ObservationRef(screenshot=f"screenshots/{name}.png", hierarchy=f"hierarchy/{name}.xml",
+                              package=obs.package, activity=obs.activity, keyboard_shown=obs.keyboard_shown,
+                              width=obs.width, height=obs.height)
+
+    def _finish(self, termination: Termination) -> EpisodeLog:
+        self.log.termination = termination
+        self.log.finished_at = now()
+        self.log.status = "finished"
+        self.log.timings.total_s = (self.log.finished_at - self.log.started_at).total_seconds()
+        self.save()
+        return self.log
+
+    # -- the episode ----------------------------------------------------------------------------------
+    def run(self) -> EpisodeLog:
+        """Run to the end. Raises DeviceError for device failures after recording them."""
+        self.save()
+        agent = None
+        try:
+            start = time.monotonic()
+            try:
+                self._setup()
+            except DeviceCommandFailed as exc:  # a task whose setup cannot run: not the device's fault
+                self.log.errors.append(error_info("harness", exc))
+                return self._finish("harness_error")
+            self.log.timings.setup_s = time.monotonic() - start
+            try:
+                agent = self.job.agent_factory(**self.job.agent_args)
+                agent.reset(self._context())
+            except Exception as exc:
+                self.log.errors.append(error_info("agent", exc))
+                self._capture_final()
+                return self._finish("agent_error")
+            termination = self._loop(agent)
+            self._capture_final()
+            if termination not in ("interrupted",) and self.job.task.checks:
+                self.log.verdicts.append(evaluate_state(self.job.task.checks, self.device, self.log.answer))
+            return self._finish(termination)
+        except DeviceError as exc:
+            self.log.errors.append(error_info("device", exc))
+            self.log.termination = "device_error"
+            self.log.finished_at = now()
+            self.save()
+            raise
+        finally:
+            if agent is not None:
+                try:
+                    agent.close()
+                except Exception as exc:
+                    self.log.errors.append(error_info("agent", exc))
+                    self.save()
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _setup(self) -> None:
+        task, device = self.job.task, self.device
+        if task.setup.reset == "snapshot":
+            device.load_snapshot(task.snapshot_name)
+        elif task.setup.reset == "pm_clear":
+            device.clear_packages(task.packages)
+        for command in task.setup.shell:
+            result = device.run(command)
+            if result.exit_code != 0:
+                raise DeviceCommandFailed(f"setup command `{command}` exited {result.exit_code}: "
+                                          f"{result.output.strip()[:300]}", device.serial)
+        if task.setup.home_first:
+            device.press_key("home")
+        package = task.start_package
+        if package:
+            app = next((a for a in task.apps if a.package == package), None)
+            device.open_app(package, app.activity if app else None)
+        if self.limits.settle_s:
+            time.sleep(self.limits.settle_s)
+
+    def _context(self) -> TaskContext:
+        task, info = self.job.task, self.device.info()
+        workdir = self.dir / "agent"
+        workdir.mkdir(parents=True, exist_ok=True)
+        return TaskContext(task=task, instruction=opened_app_prefix(task) + task.instruction,
+                           language=task.language, max_steps=self._step_limit(), seed=self.job.instance.seed,
+                           serial=self.device.serial, screen_width=info.screen_width or 0,
+                           screen_height=info.screen_height or 0, workdir=workdir)
+
+    def _step_limit(self) -> int:
+        return self.limits.max_steps or self.job.task.step_limit
+
+    def _ask(self, agent_step: Callable[[Observation], Any], obs: Observation) -> Any:
+        future = self._pool.submit(agent_step, obs)
+        return future.result(timeout=self.limits.step_timeout_s)
+
+    def _loop(self, agent: Any) -> Termination:
+        started = time.monotonic()
+        resolver = self._app_resolver()
+        for index in range(self._step_limit()):
+            if self.stop.is_set():
+                return "interrupted"
+            if time.monotonic() - started > self.limits.episode_timeout_s:
+                return "episode_timeout"
+            t0 = time.monotonic()
+            obs = self.device.observe()
+            ref = self._save_observation(obs, f"{index:03d}")
+            t1 = time.monotonic()
+            step = StepRecord(index=index, started_at=now(), observation=ref)
+            try:
+                answer = self._ask(agent.step, obs)
+            except FutureTimeout:
+                step.timings = StepTimings(observe_s=t1 - t0, agent_s=time.monotonic() - t1)
+                step.error = ErrorInfo(kind="timeout", type="StepTimeout", step=index,
+                                       message=f"agent.step took longer than {self.limits.step_timeout_s} s")
+                self._record(step)
+                return "step_timeout"
+            except Exception as exc:
+                step.timings = StepTimings(observe_s=t1 - t0, agent_s=time.monotonic() - t1)
+                step.error = error_info("agent", exc, index)
+                self.log.errors.append(step.error)
+                self._record(step)
+                return "agent_error"
+            t2 = time.monotonic()
+            agent_step = answer if isinstance(answer, AgentStep) else AgentStep(action=answer)
+            step.agent_output = agent_step.output
+            step.usage = agent_step.usage
+            step.timings = StepTimings(observe_s=t1 - t0, agent_s=t2 - t1, model_s=agent_step.model_s)
+            try:
+                action = coerce_action(agent_step.action)
+            except (ValidationError, ValueError, TypeError, AttributeError) as exc:
+                step.valid, step.invalid_reason = False, _short(exc)
+                step.raw_action = _jsonable(agent_step.action)
+                self._record(step)
+                continue
+            step.action = action
+            if isinstance(action, Finish):
+                self.log.answer = action.answer
+                self._record(step)
+                return action.status
+            try:
+                self.device.execute(action, obs, resolver)
+            except InvalidAction as exc:
+                step.valid, step.invalid_reason = False, str(exc)
+            step.timings.execute_s = time.monotonic() - t2
+            self._record(step)
+            if self.limits.settle_s:
+                time.sleep(self.limits.settle_s)
+        return "max_steps"
+
+    def _app_resolver(self) -> Callable[[str], str | None]:
+        def resolve(name: str) -> str | None:
+            return resolve_app(name, self.device.packages(), self.job.task.apps)
+
+        return resolve
+
+    def _record(self, step: StepRecord) -> None:
+        self.log.steps.append(step)
+        self.log.usage = self.log.usage + step.usage
+        self.log.timings.agent_s += step.timings.agent_s
+        self.log.timings.device_s += step.timings.observe_s + step.timings.execute_s
+        self.save()
+
+    def _capture_final(self) -> None:
+        obs = self.device.observe()
+        self.log.final_observation = self._save_observation(obs, "final")
+
+
+def _short(exc: BaseException) -> str:
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return f"invalid action: {where + ': ' if where else ''}{first['msg']}"
+    return f"invalid action: {exc}"
+
+
+def _jsonable(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        return repr(value)[:2000]

@@ -1,0 +1,98 @@
+"""The devices a run uses: virtual phones it starts itself, or devices given by serial.
+
+Virtual phones are started in this process, connected to the adb server (adbutils' default, or
+$ANDROID_ADB_SERVER_PORT) and prepared with one base snapshot per language (`spa-bench-base-en`,
+`spa-bench-base-zh`), which tasks load as their reset. Real devices and emulators are used as they are:
+the user prepares their snapshots.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from spa_bench.device.device import Device, start_adb_server
+from spa_bench.errors import DeviceError
+
+if TYPE_CHECKING:
+    from spa_bench.phone.server import PhonePool
+
+BASE_SNAPSHOT = "spa-bench-base-{language}"
+LOCALES = {"en": "en-US", "zh": "zh-CN"}
+
+
+@dataclass
+class DevicePool:
+    """Devices with their health; a device found sick is taken out and reported."""
+
+    devices: list[Device]
+    phones: PhonePool | None = None
+    removed: dict[str, str] = field(default_factory=dict)  # serial -> reason
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take_out(self, device: Device, reason: str) -> None:
+        with self._lock:
+            self.removed.setdefault(device.serial, reason)
+
+    def is_healthy(self, device: Device) -> bool:
+        with self._lock:
+            return device.serial not in self.removed
+
+    def healthy(self) -> list[Device]:
+        with self._lock:
+            return [d for d in self.devices if d.serial not in self.removed]
+
+    def close(self) -> None:
+        for device in self.devices:
+            with contextlib.suppress(DeviceError):
+                device.disconnect()
+        if self.phones is not None:
+            self.phones.stop()
+
+
+def prepare_virtual_phone(device: Device) -> None:
+    """Save one base snapshot per language, so every task starts from a known state."""
+    for language, locale in LOCALES.items():
+        device.check(f"setprop persist.sys.locale {locale}")
+        device.press_key("home")
+        device.save_snapshot(BASE_SNAPSHOT.format(language=language))
+    device.load_snapshot(BASE_SNAPSHOT.format(language="en"))
+
+
+def start_virtual_pool(n: int, size: str = "1080x2400", data_root: Path | None = None) -> DevicePool:
+    """Start n virtual phones, connect them over adb and prepare their base snapshots."""
+    from spa_bench.phone.server import start_phones
+
+    start_adb_server()
+    phones = start_phones(n, size=size, data_root=data_root)
+    devices: list[Device] = []
+    try:
+        for phone in phones.phones:
+            device = Device(phone.serial, console_port=phone.config.console_port)
+            device.connect()
+            device.health_check()
+            prepare_virtual_phone(device)
+            devices.append(device)
+    except BaseException:
+        for device in devices:
+            with contextlib.suppress(DeviceError):
+                device.disconnect()
+        phones.stop()
+        raise
+    return DevicePool(devices, phones)
+
+
+def connect_devices(serials: list[str]) -> DevicePool:
+    """Use devices that exist already (emulators, phones, phones over TCP)."""
+    start_adb_server()
+    devices = []
+    for serial in serials:
+        device = Device(serial)
+        if ":" in serial:
+            device.connect()
+        device.health_check()
+        devices.append(device)
+    return DevicePool(devices)

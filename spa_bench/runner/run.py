@@ -1,0 +1,274 @@
+"""A whole run: plan the episodes, get devices, run them in parallel, write manifest and summary.
+
+`run_benchmark(config)` starts a new run folder; `resume_run(run_dir)` continues one, keeping every
+episode that already has a final log and running the rest (each exactly once more).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import shutil
+import subprocess
+import sys
+import threading
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from spa_bench import __version__
+from spa_bench.agent import AGENTS, AgentFactory
+from spa_bench.device.device import Device
+from spa_bench.errors import ConfigError, DeviceError, RegistryError, ResultsError
+from spa_bench.results.layout import RunLayout, episode_id
+from spa_bench.results.schema import (
+    AgentSpec,
+    EpisodeLog,
+    InstanceInfo,
+    RunManifest,
+    RunSummary,
+)
+from spa_bench.runner.config import RunConfig
+from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner
+from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
+from spa_bench.runner.scheduler import Attempt, Events, LocalThreadExecutor
+from spa_bench.secrets import REDACTED, redact_argv, redact_mapping
+from spa_bench.tasks.repository import TaskRepository, default_tasks_root
+
+KEY_PACKAGES = ("adbutils", "uiautomator2", "openai", "pillow", "pandas", "pydantic", "typer", "rapidocr",
+                "onnxruntime")
+UNFINISHED = ("device_error", "interrupted")
+
+
+@dataclass
+class RunResult:
+    run_dir: Path
+    manifest: RunManifest
+    summary: RunSummary
+    logs: list[EpisodeLog] = field(default_factory=list)  # every final log of the run folder
+
+
+class QuietEvents:
+    """Events that do nothing (library use); the CLI passes a progress display instead."""
+
+    def started(self, attempt: Attempt, device: Device) -> None:
+        return None
+
+    def finished(self, log: EpisodeLog) -> None:
+        return None
+
+    def retrying(self, attempt: Attempt, device: Device, error: DeviceError) -> None:
+        return None
+
+    def device_removed(self, device: Device, reason: str) -> None:
+        return None
+
+    def gave_up(self, attempt: Attempt, error: BaseException) -> None:
+        return None
+
+
+def new_run_id() -> str:
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S") + "-" + uuid.uuid4().hex[:6]
+
+
+def _git_revision() -> str | None:
+    source = Path(__file__).resolve().parents[2]
+    if not (source / ".git").exists():
+        return None
+    try:
+        out = subprocess.run(["git", "-C", str(source), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _versions() -> dict[str, str]:
+    out = {}
+    for name in KEY_PACKAGES:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def resolve_agents(config: RunConfig) -> dict[str, AgentFactory]:
+    factories = {}
+    for agent in config.agents:
+        redacted = [k for k, v in agent.args.items() if v == REDACTED]
+        if redacted:
+            raise ConfigError(f"agent {agent.label!r}: argument(s) {', '.join(redacted)} were redacted in "
+                              f"the manifest; pass them again with --agent-arg")
+        try:
+            factories[agent.label] = AGENTS.get(agent.agent)
+        except RegistryError as exc:
+            raise ConfigError(str(exc)) from None
+    return factories
+
+
+def plan_jobs(config: RunConfig, repo: TaskRepository) -> tuple[list[EpisodeJob], dict[str, str]]:
+    """agents x tasks x repeats, in a stable order (task-major, so agents share device warm-up)."""
+    records = repo.select(config.filter)
+    if not records:
+        raise ConfigError("no task matches the filters")
+    tasks = repo.load(records)
+    factories = resolve_agents(config)
+    file_hashes: dict[str, str] = {}
+    jobs = []
+    for record, task in zip(records, tasks, strict=True):
+        rel = str(record.file.relative_to(repo.root))
+        file_hashes.setdefault(rel, _sha256(record.file))
+        for repeat in range(config.repeats):
+            filled, seed, values = task.instantiate(config.seed, repeat)
+            for agent in config.agents:
+                jobs.append(EpisodeJob(
+                    episode_id=episode_id(agent.label, task.id, repeat), task=filled,
+                    instance=InstanceInfo(repeat=repeat, seed=seed, parameters=values),
+                    agent=AgentSpec(name=agent.label, reference=agent.agent, args=redact_mapping(agent.args)),
+                    agent_factory=factories[agent.label], agent_args=dict(agent.args),
+                    task_file=rel, task_sha256=file_hashes[rel]))
+    return jobs, file_hashes
+
+
+def _open_pool(config: RunConfig) -> DevicePool:
+    if config.devices:
+        return connect_devices(config.devices)
+    if config.phones < 1:
+        raise ConfigError("no devices: give --device SERIAL or --phones N (N >= 1)")
+    return start_virtual_pool(config.phones, size=config.phone_size)
+
+
+def _is_final(layout: RunLayout, episode: str) -> bool:
+    try:
+        log = layout.read_episode(episode)
+    except ResultsError:
+        return False
+    return log.status == "finished" and log.termination not in UNFINISHED
+
+
+def run_benchmark(config: RunConfig, events: Events | None = None, stop: threading.Event | None = None,
+                  argv: list[str] | None = None, resume_dir: Path | None = None) -> RunResult:
+    """Run (or, with resume_dir, continue) a benchmark. Blocks until done or `stop` is set."""
+    events = events or QuietEvents()
+    stop = stop or threading.Event()
+    repo = TaskRepository(config.tasks_dir or default_tasks_root())
+    jobs, file_hashes = plan_jobs(config, repo)
+    if resume_dir is not None:
+        layout = RunLayout(resume_dir)
+        manifest = layout.read_manifest()
+        run_id = manifest.run_id
+    else:
+        run_id = config.run_id or new_run_id()
+        layout = RunLayout(config.out / run_id)
+        if layout.manifest_path.exists():
+            raise ConfigError(f"{layout.root} already holds a run; use --resume {layout.root}")
+        manifest = None
+    todo = [job for job in jobs if not _is_final(layout, job.episode_id)]
+    started_at = datetime.now(UTC)
+    pool = _open_pool(config) if todo else DevicePool([])
+    try:
+        if manifest is None:
+            manifest = RunManifest(
+                run_id=run_id, created_at=started_at, spa_bench_version=__version__,
+                git_revision=_git_revision(), python=sys.version.split()[0], platform=platform.platform(),
+                packages=_versions(), command=redact_argv(list(argv or sys.argv)),
+                tasks_root=str(repo.root), task_files=file_hashes,
+                task_ids=sorted({j.task.id for j in jobs}),
+                agents=[AgentSpec(name=a.label, reference=a.agent, args=redact_mapping(a.args))
+                        for a in config.agents],
+                repeats=config.repeats, seed=config.seed, devices=[d.info() for d in pool.devices],
+                settings={"config": _redacted_config(config)})
+            layout.write_manifest(manifest)
+        limits = EpisodeLimits(max_steps=config.max_steps, step_timeout_s=config.step_timeout_s,
+                               episode_timeout_s=config.episode_timeout_s, settle_s=config.settle_s)
+
+        def work(attempt: Attempt, device: Device) -> EpisodeLog:
+            shutil.rmtree(layout.episode_dir(attempt.job.episode_id), ignore_errors=True)
+            runner = EpisodeRunner(attempt.job, device, layout, limits, stop, attempt.number,
+                                   attempt.errors, run_id)
+            return runner.run()
+
+        failed: dict[str, str] = {}
+
+        class Recording(_Forward):
+            def gave_up(self, attempt: Attempt, error: BaseException) -> None:
+                failed[attempt.job.episode_id] = f"{type(error).__name__}: {error}"
+                super().gave_up(attempt, error)
+
+        if todo:  # attempts left undone show up below as episodes without a final log
+            LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work, Recording(events), stop,
+                                      config.max_retries)
+    finally:
+        pool.close()
+    logs = []
+    for episode in layout.episode_ids():
+        try:
+            logs.append(layout.read_episode(episode))
+        except ResultsError:
+            continue
+    final_ids = {log.episode_id for log in logs if log.status == "finished"
+                 and log.termination not in UNFINISHED}
+    summary = RunSummary(
+        run_id=run_id, started_at=started_at, finished_at=datetime.now(UTC), interrupted=stop.is_set(),
+        planned=len(jobs), finished=len(final_ids & {j.episode_id for j in jobs}),
+        undone=sorted({j.episode_id for j in jobs} - final_ids - set(failed)),
+        failed=failed, removed_devices=dict(pool.removed))
+    layout.write_summary(summary)
+    return RunResult(layout.root, manifest, summary, logs)
+
+
+def _redacted_config(config: RunConfig) -> dict[str, Any]:
+    data = config.model_dump(mode="json")
+    data["agents"] = [dict(a, args=redact_mapping(a["args"])) for a in data["agents"]]
+    return data
+
+
+def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Event | None = None,
+               agent_args: dict[str, Any] | None = None, phones: int | None = None,
+               devices: list[str] | None = None, argv: list[str] | None = None) -> RunResult:
+    """Continue the run in `run_dir` with the configuration recorded in its manifest."""
+    layout = RunLayout(run_dir)
+    manifest = layout.read_manifest()
+    stored = manifest.settings.get("config")
+    if not isinstance(stored, dict):
+        raise ResultsError(f"{layout.manifest_path}: no run configuration recorded; cannot resume")
+    config = RunConfig.model_validate(stored)
+    if agent_args:
+        for agent in config.agents:
+            agent.args.update(agent_args)
+    if phones is not None:
+        config.phones = phones
+    if devices:
+        config.devices = devices
+    return run_benchmark(config, events, stop, argv, resume_dir=run_dir)
+
+
+class _Forward:
+    """Events that pass everything on to another Events."""
+
+    def __init__(self, inner: Events) -> None:
+        self.inner = inner
+
+    def started(self, attempt: Attempt, device: Device) -> None:
+        self.inner.started(attempt, device)
+
+    def finished(self, log: EpisodeLog) -> None:
+        self.inner.finished(log)
+
+    def retrying(self, attempt: Attempt, device: Device, error: DeviceError) -> None:
+        self.inner.retrying(attempt, device, error)
+
+    def device_removed(self, device: Device, reason: str) -> None:
+        self.inner.device_removed(device, reason)
+
+    def gave_up(self, attempt: Attempt, error: BaseException) -> None:
+        self.inner.gave_up(attempt, error)
+
