@@ -51,17 +51,25 @@ def default_token_path() -> Path:
 
 
 def read_or_create_token(path: Path) -> str:
-    """The console token ("" = no authentication), creating a random one like the emulator does."""
+    """The console token ("" = no authentication), creating a random one like the emulator does.
+
+    Phones started together must agree on one token: the new file is written aside and linked into
+    place, which fails if another phone got there first, so nobody ever reads a half-written file."""
+    if path.exists():
+        return path.read_text(encoding="utf-8", errors="replace").strip()
     alphabet = string.ascii_letters + string.digits + "+/"
     token = "".join(secrets.choice(alphabet) for _ in range(16))
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        # exclusive create: phones started together must agree on one token, not overwrite each other's
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text(encoding="utf-8", errors="replace").strip()
+    staging = path.with_name(f"{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(staging, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(token)
+    try:
+        os.link(staging, path)
+    except FileExistsError:
+        token = path.read_text(encoding="utf-8", errors="replace").strip()
+    finally:
+        staging.unlink()
     return token
 
 

@@ -192,3 +192,23 @@ def test_adb_emu_talks_to_console(console: tuple[Console, list[str]], adb_cli: A
     assert [i.name for i in server.snapshots.list()] == ["viaadb"]
     out = adb_cli.text("emu", "avd", "snapshot", "load", "viaadb", serial=serial)
     assert out.strip() == "OK"
+
+
+def test_phones_started_together_share_one_token(tmp_path: Path) -> None:
+    path = tmp_path / ".emulator_console_auth_token"
+    barrier = threading.Barrier(8)
+    tokens: list[str] = []
+
+    def one() -> None:
+        barrier.wait()
+        tokens.append(read_or_create_token(path))
+
+    threads = [threading.Thread(target=one) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(tokens)) == 1
+    assert tokens[0] == path.read_text()
+    assert len(tokens[0]) == 16
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no staging files left
