@@ -13,6 +13,7 @@ import difflib
 import importlib
 import importlib.util
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import entry_points
@@ -75,6 +76,9 @@ class Registry(Generic[T]):
         self._objects: dict[str, T] = {}
         self._lazy: dict[str, RegistryEntry] = {}
         self._entry_points_loaded = False
+        # lookups happen from many threads at once (phones starting, episodes running): the first use of a
+        # lazy entry imports it exactly once
+        self._lock = threading.RLock()
 
     def register(self, name: str) -> Callable[[T], T]:
         """Decorator: `@registry.register("name")` above a class or function."""
@@ -86,10 +90,11 @@ class Registry(Generic[T]):
         return decorate
 
     def add(self, name: str, obj: T) -> None:
-        if name in self._objects and self._objects[name] is not obj:
-            raise RegistryError(f"{self.kind} {name!r} is registered twice")
-        self._objects[name] = obj
-        self._lazy.pop(name, None)
+        with self._lock:
+            if name in self._objects and self._objects[name] is not obj:
+                raise RegistryError(f"{self.kind} {name!r} is registered twice")
+            self._objects[name] = obj
+            self._lazy.pop(name, None)
 
     def add_lazy(self, name: str, target: str, source: str = "builtin") -> None:
         """Register `module:Attribute`, imported only when first looked up."""
@@ -97,12 +102,13 @@ class Registry(Generic[T]):
             self._lazy[name] = RegistryEntry(name, source, target)
 
     def _load_entry_points(self) -> None:
-        if self._entry_points_loaded or not self.entry_point_group:
-            return
-        self._entry_points_loaded = True
-        for ep in entry_points(group=self.entry_point_group):
-            if ep.name not in self._objects and ep.name not in self._lazy:
-                self._lazy[ep.name] = RegistryEntry(ep.name, "entry-point", ep.value)
+        with self._lock:
+            if self._entry_points_loaded or not self.entry_point_group:
+                return
+            self._entry_points_loaded = True
+            for ep in entry_points(group=self.entry_point_group):
+                if ep.name not in self._objects and ep.name not in self._lazy:
+                    self._lazy[ep.name] = RegistryEntry(ep.name, "entry-point", ep.value)
 
     def entries(self) -> list[RegistryEntry]:
         """All known names with their origin, sorted, without importing anything."""
@@ -123,14 +129,15 @@ class Registry(Generic[T]):
 
     def get(self, name: str) -> T:
         """Look up a name, or load a `file.py:Name` / `module:Name` reference directly."""
-        self._load_entry_points()
-        if name in self._objects:
-            return self._objects[name]
-        if name in self._lazy:
-            obj: T = load_object(self._lazy[name].target)  # type: ignore[assignment]
-            self._objects[name] = obj
-            del self._lazy[name]
-            return obj
+        with self._lock:
+            self._load_entry_points()
+            if name in self._objects:
+                return self._objects[name]
+            if name in self._lazy:
+                obj: T = load_object(self._lazy[name].target)  # type: ignore[assignment]
+                self._objects[name] = obj
+                del self._lazy[name]
+                return obj
         if ":" in name:
             return load_object(name)  # type: ignore[return-value]
         known = self.names()

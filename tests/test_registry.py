@@ -50,3 +50,29 @@ def test_registering_two_objects_under_one_name_fails() -> None:
     reg.add("a", 1)
     with pytest.raises(RegistryError, match="registered twice"):
         reg.add("a", 2)
+
+
+def test_concurrent_first_lookups_load_once(tmp_path: Path) -> None:
+    """Phones and episodes look plug-ins up from many threads at once; no lookup may fail."""
+    import threading
+
+    plugin = tmp_path / "slow_plugin.py"
+    plugin.write_text("import time\ntime.sleep(0.2)\nclass Thing:\n    pass\n")
+    reg: Registry[object] = Registry("widget")
+    reg.add_lazy("thing", f"{plugin}:Thing")
+    results: list[object] = []
+    errors: list[BaseException] = []
+
+    def look() -> None:
+        try:
+            results.append(reg.get("thing"))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=look) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(results) == 8 and len({id(r) for r in results}) == 1

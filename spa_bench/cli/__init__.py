@@ -11,8 +11,10 @@ import sys
 import typer
 
 from spa_bench import __version__
+from spa_bench.cli import agents as agents_cli
 from spa_bench.cli import phone as phone_cli
 from spa_bench.cli import results as results_cli
+from spa_bench.cli import run as run_cli
 from spa_bench.cli import tasks as tasks_cli
 from spa_bench.cli.common import console_err, state
 from spa_bench.errors import ConfigError, SpaBenchError
@@ -24,6 +26,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
+app.command("run")(run_cli.run)
+app.add_typer(agents_cli.app, name="agents")
 app.add_typer(tasks_cli.app, name="tasks")
 app.add_typer(results_cli.app, name="results")
 app.add_typer(phone_cli.app, name="phone")

@@ -54,6 +54,9 @@ class RunResult:
 class QuietEvents:
     """Events that do nothing (library use); the CLI passes a progress display instead."""
 
+    def planned(self, total: int, already_done: int) -> None:
+        return None
+
     def started(self, attempt: Attempt, device: Device) -> None:
         return None
 
@@ -173,6 +176,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
         manifest = None
     todo = [job for job in jobs if not _is_final(layout, job.episode_id)]
     started_at = datetime.now(UTC)
+    events.planned(len(jobs), len(jobs) - len(todo))
     pool = _open_pool(config) if todo else DevicePool([])
     try:
         if manifest is None:
@@ -256,6 +260,9 @@ class _Forward:
 
     def __init__(self, inner: Events) -> None:
         self.inner = inner
+
+    def planned(self, total: int, already_done: int) -> None:
+        self.inner.planned(total, already_done)
 
     def started(self, attempt: Attempt, device: Device) -> None:
         self.inner.started(attempt, device)

@@ -38,6 +38,9 @@ EpisodeWork = Callable[[Attempt, Device], EpisodeLog]
 class Events(Protocol):
     """What the scheduler tells the outside (progress bars, logs)."""
 
+    def planned(self, total: int, already_done: int) -> None:
+        ...
+
     def started(self, attempt: Attempt, device: Device) -> None:
         ...
 

@@ -1,0 +1,195 @@
+"""`spa-bench run`: agents x tasks x repeats on virtual phones or real devices, with live progress."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import TYPE_CHECKING
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from spa_bench.cli.common import console, console_err
+from spa_bench.cli.tasks import AppOpt, CatOpt, DiffOpt, LangOpt, SuiteOpt, TaskOpt, TasksDir, build_filter
+from spa_bench.errors import ConfigError
+
+if TYPE_CHECKING:
+    from spa_bench.device.device import Device
+    from spa_bench.errors import DeviceError
+    from spa_bench.results.schema import EpisodeLog
+    from spa_bench.runner.run import RunResult
+    from spa_bench.runner.scheduler import Attempt
+
+
+class ProgressEvents:
+    """Scheduler events shown as a rich progress bar plus one line per notable event."""
+
+    def __init__(self, progress: Progress, total: int) -> None:
+        self.progress = progress
+        self.task = progress.add_task("episodes", total=total, running=0, failed=0, success="-")
+        self.lock = threading.Lock()
+        self.running = 0
+        self.failed = 0
+        self.judged = 0
+        self.passed = 0
+
+    def planned(self, total: int, already_done: int) -> None:
+        self.progress.update(self.task, total=total, completed=already_done)
+
+    def _update(self, advance: int = 0) -> None:
+        rate = f"{self.passed}/{self.judged}" if self.judged else "-"
+        self.progress.update(self.task, advance=advance, running=self.running, failed=self.failed,
+                             success=rate)
+
+    def started(self, attempt: Attempt, device: Device) -> None:
+        with self.lock:
+            self.running += 1
+            self._update()
+
+    def finished(self, log: EpisodeLog) -> None:
+        with self.lock:
+            self.running -= 1
+            state = next((v for v in log.verdicts if v.evaluator == "state"), None)
+            if state is not None and state.success is not None:
+                self.judged += 1
+                self.passed += int(state.success)
+            if log.termination in ("agent_error", "harness_error"):
+                self.failed += 1
+            self._update(advance=1 if log.termination != "interrupted" else 0)
+
+    def retrying(self, attempt: Attempt, device: Device, error: DeviceError) -> None:
+        with self.lock:
+            self.running -= 1
+            self._update()
+        self.progress.console.print(f"[yellow]↻[/] {attempt.job.episode_id}: device {device.serial} "
+                                    f"failed ({error}); retrying (attempt {attempt.number + 1})")
+
+    def device_removed(self, device: Device, reason: str) -> None:
+        self.progress.console.print(f"[red]✗ device {device.serial} taken out:[/] {reason}")
+
+    def gave_up(self, attempt: Attempt, error: BaseException) -> None:
+        with self.lock:
+            self.running -= 1
+            self.failed += 1
+            self._update(advance=1)
+        self.progress.console.print(f"[red]✗[/] {attempt.job.episode_id}: gave up: {error}")
+
+
+def summary_table(result: RunResult) -> Table:
+    by_agent: dict[str, list[EpisodeLog]] = {}
+    for log in result.logs:
+        by_agent.setdefault(log.agent.name, []).append(log)
+    table = Table(title=f"run {result.manifest.run_id}", title_justify="left")
+    for col in ("agent", "episodes", "success", "rate", "said done", "errors", "mean steps", "mean time"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for agent, logs in sorted(by_agent.items()):
+        states = [v.success for log in logs for v in log.verdicts if v.evaluator == "state"]
+        judged = [s for s in states if s is not None]
+        passed = sum(1 for s in judged if s)
+        errors = sum(1 for log in logs if log.termination in ("agent_error", "harness_error", "device_error"))
+        done = sum(1 for log in logs if log.termination == "done")
+        steps = sum(len(log.steps) for log in logs) / len(logs)
+        secs = sum(log.timings.total_s for log in logs) / len(logs)
+        rate = f"{100 * passed / len(judged):.1f}%" if judged else "n/a"
+        table.add_row(agent, str(len(logs)), f"{passed}/{len(judged)}", rate, str(done), str(errors),
+                      f"{steps:.1f}", f"{secs:.1f}s")
+    return table
+
+
+def _install_sigint(stop: threading.Event) -> None:
+    """First Ctrl-C: stop cleanly after the current steps; second: abort."""
+    previous = signal.getsignal(signal.SIGINT)
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if stop.is_set():
+            signal.signal(signal.SIGINT, previous)
+            raise KeyboardInterrupt
+        stop.set()
+        console_err.print("[yellow]stopping after the current steps (Ctrl-C again to abort)...[/]")
+
+    signal.signal(signal.SIGINT, handler)
+
+
+def run(
+    tasks_dir: Path | None = TasksDir, suite: list[str] = SuiteOpt, lang: list[str] = LangOpt,
+    app_: list[str] = AppOpt, difficulty: list[int] = DiffOpt, category: list[str] = CatOpt,
+    task: list[str] = TaskOpt,
+    agent: list[str] = typer.Option([], "--agent", help="Agent: a registered name or path/to/file.py:Class"
+                                                       " (repeatable). Default: oracle, noop, random."),
+    agent_arg: list[str] = typer.Option([], "--agent-arg", help="key=value passed to every agent."),
+    agent_config: Path | None = typer.Option(None, "--agent-config",
+                                             help="YAML list of {agent, name, args}."),
+    repeats: int = typer.Option(1, "--repeats", min=1, help="Instances of each task per agent."),
+    seed: int = typer.Option(0, "--seed", help="Run seed (per-instance seeds derive from it)."),
+    phones: int = typer.Option(1, "--phones", min=1, help="Virtual phones to start (when no --device)."),
+    device: list[str] = typer.Option([], "--device", help="Use this device (serial); repeatable."),
+    size: str = typer.Option("1080x2400", "--size", help="Virtual phone screen size."),
+    out: Path = typer.Option(Path("results"), "--out", "-o", help="Folder for run folders."),
+    resume: Path | None = typer.Option(None, "--resume", help="Continue the run in this run folder."),
+    max_steps: int | None = typer.Option(None, "--max-steps", min=1, help="Override every task's limit."),
+    step_timeout: float = typer.Option(300.0, "--step-timeout", help="Seconds per agent step."),
+    episode_timeout: float = typer.Option(3600.0, "--episode-timeout", help="Seconds per episode."),
+    settle: float = typer.Option(0.0, "--settle", help="Seconds to wait after each action (real devices)."),
+    max_retries: int = typer.Option(2, "--max-retries", min=0, help="Retries after device failures."),
+) -> None:
+    """Run agents on tasks and write results/<run-id>/ (manifest, episode logs, screenshots)."""
+    from spa_bench.runner.config import AgentConfig, RunConfig, load_agent_config_file, parse_agent_args
+    from spa_bench.runner.run import resume_run, run_benchmark
+
+    extra = parse_agent_args(agent_arg)
+    stop = threading.Event()
+    _install_sigint(stop)
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("running {task.fields[running]}  failed {task.fields[failed]}  "
+                          "success {task.fields[success]}"), TimeElapsedColumn(), TextColumn("eta"),
+               TimeRemainingColumn())
+    if resume is not None:
+        with Progress(*columns, console=console, transient=False) as progress:
+            events = ProgressEvents(progress, total=0)
+            result = resume_run(resume, events, stop, agent_args=extra or None,
+                                phones=phones, devices=device or None)
+    else:
+        agents = load_agent_config_file(agent_config) if agent_config else []
+        agents += [AgentConfig(agent=name, args=dict(extra)) for name in agent]
+        if not agents:
+            agents = [AgentConfig(agent=name) for name in ("oracle", "noop", "random")]
+        try:
+            config = RunConfig(
+                tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task),
+                agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
+                out=out, max_steps=max_steps, step_timeout_s=step_timeout, episode_timeout_s=episode_timeout,
+                settle_s=settle, max_retries=max_retries)
+        except ValueError as exc:
+            raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None
+        with Progress(*columns, console=console, transient=False) as progress:
+            events = ProgressEvents(progress, total=0)
+            result = run_benchmark(config, events, stop, _argv())
+    console.print(summary_table(result))
+    s = result.summary
+    if s.removed_devices:
+        for serial, reason in s.removed_devices.items():
+            console.print(f"[red]device {serial} was taken out:[/] {reason}")
+    if s.failed:
+        console.print(f"[red]{len(s.failed)} episode(s) failed on every device they were tried on[/]")
+    if s.undone:
+        console.print(f"[yellow]{len(s.undone)} episode(s) not run; continue with "
+                      f"`spa-bench run --resume {result.run_dir}`[/]")
+    console.print(f"results: {result.run_dir}")
+    if s.interrupted:
+        raise typer.Exit(130)
+
+
+def _argv() -> list[str]:
+    import sys
+
+    return list(sys.argv)
