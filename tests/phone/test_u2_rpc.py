@@ -256,6 +256,15 @@ def test_http_keep_alive_forward_and_bad_requests(u2_device: tuple[Any, FakeSyst
         data += sock.recv(65536)
     assert b"\r\n\r\npong" in data
     assert b'"displayWidth": 1080' in data
+    body = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "count", "params": [sel(text="On")]}).encode()
+    sock.sendall(b"POST /jsonrpc/0 HTTP/1.1\r\nContent-Length: %d\r\n\r\n" % len(body))
+    assert sock.recv(1000) == b"HTTP/1.1 100 Continue\r\n\r\n"  # headers alone get an interim answer
+    sock.sendall(body)
+    data = b""
+    while not data.endswith(b"}"):
+        data += sock.recv(65536)
+    assert data.startswith(b"HTTP/1.1 200 OK")
+    assert data.endswith(b'"result": 1}')
     sock.sendall(b"NOT HTTP\r\n\r\n")
     assert sock.recv(1000).startswith(b"HTTP/1.1 400")
     sock.close()
