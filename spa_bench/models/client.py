@@ -146,7 +146,11 @@ class ModelClient:
                 queued += waited
                 outcome = self._attempt(messages, body)
             if not isinstance(outcome, Failure):
-                return self._reply(outcome, time.perf_counter() - started - queued, attempt + 1)
+                reply = self._reply(outcome, time.perf_counter() - started - queued, attempt + 1)
+                log.debug("%s: %d+%d tokens in %.2fs (%d attempts)", self.config.label,
+                          reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.model_s,
+                          reply.attempts)
+                return reply
             if not outcome.retryable or attempt >= self.config.max_retries:
                 raise self._error(outcome, attempt + 1)
             delay = self._delay(attempt, outcome.retry_after)

@@ -16,7 +16,8 @@ from spa_bench.secrets import redact_mapping
 # The key used for endpoints that need none (vLLM, Ollama, LM Studio): the openai package insists on one.
 NO_KEY = "not-needed"
 _OPENAI_HOSTS = {"api.openai.com"}
-_LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
+# Free-form mappings where a user might put a credential (an Authorization header, a vendor's token).
+_FREE_MAPPINGS = ("extra_headers", "extra_body")
 
 
 class _Frozen(BaseModel):
@@ -82,7 +83,15 @@ class ModelConfig(_Frozen):
 
     def __repr_args__(self) -> Any:
         for name, value in super().__repr_args__():
-            yield name, (redact_mapping(value) if name == "extra_headers" else value)
+            yield name, (redact_mapping(value) if name in _FREE_MAPPINGS else value)
+
+    def redacted(self) -> dict[str, Any]:
+        """The config as JSON-ready data for run manifests, secret-looking headers and body fields hidden.
+        (The key itself is never here; api_key_env only names its variable.)"""
+        data = self.model_dump(mode="json")
+        for name in _FREE_MAPPINGS:
+            data[name] = redact_mapping(data[name])
+        return data
 
     @property
     def limit_key(self) -> tuple[str, str]:
@@ -101,9 +110,6 @@ class ModelConfig(_Frozen):
         if self.base_url is None:
             return True
         return (urlsplit(self.base_url).hostname or "") in _OPENAI_HOSTS
-
-    def is_local(self) -> bool:
-        return self.base_url is not None and (urlsplit(self.base_url).hostname or "") in _LOCAL_HOSTS
 
 
 def safe_url(url: str) -> str:

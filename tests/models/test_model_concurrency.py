@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
+
+import pytest
 
 from spa_bench.models import ModelClient, ModelReply
 from spa_bench.testing.openai_server import ScriptedOpenAIServer, TextReply
@@ -59,3 +62,15 @@ def test_other_models_have_their_own_limit(server: ScriptedOpenAIServer,
     clients = [make_client(model="model-a", concurrency=1), make_client(model="model-b", concurrency=1)]
     _call_in_threads(clients, 4)
     assert server.max_in_flight == 2
+
+
+def test_a_second_limit_for_the_same_model_is_ignored_loudly(server: ScriptedOpenAIServer,
+                                                             make_client: Callable[..., ModelClient],
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    server.when_empty = TextReply("ok", delay_s=0.2)
+    first = make_client(model="limit-clash", concurrency=1)
+    with caplog.at_level(logging.WARNING, logger="spa_bench.models"):
+        second = make_client(model="limit-clash", concurrency=3)
+    assert "concurrency limit 3 for limit-clash" in caplog.text and "1 was set first" in caplog.text
+    _call_in_threads([first, second], 4)
+    assert server.max_in_flight == 1

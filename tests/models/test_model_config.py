@@ -37,10 +37,15 @@ def test_key_is_sent_but_appears_in_no_log_repr_or_error(server: ScriptedOpenAIS
         assert_no_key(text)  # ...without the key
 
 
-def test_config_repr_hides_secret_extra_headers() -> None:
-    config = ModelConfig(model="m", extra_headers={"Authorization": f"Bearer {KEY}", "X-Org": "lab"})
-    assert_no_key(repr(config))
+def test_config_repr_and_manifest_hide_secret_extra_fields() -> None:
+    config = ModelConfig(model="m", extra_headers={"Authorization": f"Bearer {KEY}", "X-Org": "lab"},
+                         extra_body={"vendor_token": KEY, "top_k": 3})
+    for text in (repr(config), str(config.redacted())):
+        assert_no_key(text)
     assert "lab" in repr(config)
+    data = config.redacted()
+    assert data["extra_body"]["top_k"] == 3 and data["api_key_env"] == "OPENAI_API_KEY"
+    assert ModelConfig.model_validate({**data, "extra_headers": {}, "extra_body": {}}).model == "m"
     assert config.extra_headers["Authorization"] == f"Bearer {KEY}"  # still usable
 
 
