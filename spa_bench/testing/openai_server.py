@@ -239,6 +239,7 @@ class ScriptedOpenAIServer:
 class _Handler(BaseHTTPRequestHandler):
     server_state: ScriptedOpenAIServer
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms delayed-ACK stall
 
     def log_message(self, format: str, *args: Any) -> None:  # no access log, anywhere
         pass
