@@ -1,0 +1,160 @@
+"""Runs survive what goes wrong in practice: the harness process killed mid-run (resume), a device
+dying mid-episode (retry elsewhere), and plug-ins installed as packages (entry points)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from spa_bench.results.layout import RunLayout
+from spa_bench.runner import run as run_module
+from spa_bench.runner.config import AgentConfig, RunConfig
+from spa_bench.runner.run import run_benchmark
+from spa_bench.tasks.repository import TaskFilter
+
+pytestmark = pytest.mark.usefixtures("adb_env")
+
+SLOW_ORACLE = textwrap.dedent('''
+    import time
+    from spa_bench.agents.oracle import OracleAgent
+
+    class SlowOracle(OracleAgent):
+        """The oracle, thinking 0.3 s per step like a (fast) model."""
+        def step(self, observation):
+            time.sleep(0.3)
+            return super().step(observation)
+''')
+
+KILLER = textwrap.dedent('''
+    from spa_bench.agents.oracle import OracleAgent
+
+    KILL = None  # set by the test: a function(serial) that kills that phone
+    KILLED = []
+
+    class KillerOracle(OracleAgent):
+        """The oracle, except that in its first episode of the dark-theme task it kills its own phone."""
+        def step(self, observation):
+            if (self.context.task.id == "settings_dark_theme_en" and not KILLED
+                    and self.position == 1):
+                KILLED.append(self.context.serial)
+                KILL(self.context.serial)
+            return super().step(observation)
+''')
+
+
+def test_sigkill_then_resume_records_every_episode_exactly_once(results_dir: Path, tmp_path: Path) -> None:
+    agent_file = tmp_path / "slow.py"
+    agent_file.write_text(SLOW_ORACLE)
+    cmd = [sys.executable, "-m", "spa_bench", "run", "--suite", "settings", "--agent", f"{agent_file}:SlowOracle",
+           "--agent", "noop", "--phones", "1", "--out", str(results_dir)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
+    try:
+        deadline = time.monotonic() + 120
+        finished_before: dict[str, str] = {}
+        while time.monotonic() < deadline:
+            runs = list(results_dir.glob("*/manifest.json")) if results_dir.exists() else []
+            if runs:
+                layout = RunLayout(runs[0].parent)
+                finished_before = {log.episode_id: log.started_at.isoformat() for log in layout.episodes()
+                                   if log.status == "finished"}
+                if len(finished_before) >= 4:
+                    break
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            time.sleep(0.2)
+        assert len(finished_before) >= 4, "the run made no progress"
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    run_dir = runs[0].parent
+    layout = RunLayout(run_dir)
+    assert not layout.summary_path.exists()  # killed: no summary was written
+    assert len(layout.episode_ids()) < 20
+    resumed = subprocess.run([sys.executable, "-m", "spa_bench", "run", "--resume", str(run_dir)],
+                             capture_output=True, text=True, timeout=600, env=os.environ.copy())
+    assert resumed.returncode == 0, resumed.stderr
+    logs = list(layout.episodes())
+    ids = [log.episode_id for log in logs]
+    assert len(ids) == 20 and len(set(ids)) == 20
+    assert all(log.status == "finished" and log.termination in ("done", "infeasible") for log in logs)
+    # episodes finished before the kill were kept as they were, not run again
+    for log in logs:
+        if log.episode_id in finished_before:
+            assert log.started_at.isoformat() == finished_before[log.episode_id]
+    summary = layout.read_summary()
+    assert summary.planned == 20 and summary.finished == 20 and summary.undone == []
+    oracle_ok = [v.success for log in logs if log.agent.name == "SlowOracle" for v in log.verdicts]
+    assert oracle_ok == [True] * 10
+
+
+def test_a_phone_killed_mid_episode_is_replaced_and_reported(results_dir: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    agent_file = tmp_path / "killer.py"
+    agent_file.write_text(KILLER)
+    pools: list[Any] = []
+    real_start = run_module.start_virtual_pool
+
+    def capture(*args: Any, **kwargs: Any) -> Any:
+        pool = real_start(*args, **kwargs)
+        pools.append(pool)
+        return pool
+
+    monkeypatch.setattr(run_module, "start_virtual_pool", capture)
+    from spa_bench.registry import load_object
+
+    module = sys.modules[load_object(f"{agent_file}:KillerOracle").__module__]
+
+    def kill(serial: str) -> None:
+        phone = next(p for p in pools[0].phones.phones if p.serial == serial)
+        threading.Thread(target=phone.stop).start()
+        time.sleep(0.5)
+
+    module.KILL = kill  # type: ignore[attr-defined]
+    config = RunConfig(filter=TaskFilter(ids=["settings_dark_theme_en", "settings_wifi_off_en",
+                                              "settings_airplane_on_zh", "settings_bluetooth_on_zh"]),
+                       agents=[AgentConfig(agent=f"{agent_file}:KillerOracle")], phones=2, out=results_dir)
+    result = run_benchmark(config)
+    assert module.KILLED, "the agent never killed its phone"  # type: ignore[attr-defined]
+    dead = module.KILLED[0]  # type: ignore[attr-defined]
+    assert set(result.summary.removed_devices) == {dead}
+    assert result.summary.finished == 4 and not result.summary.undone and not result.summary.failed
+    logs = {log.task.id: log for log in result.logs}
+    retried = logs["settings_dark_theme_en"]
+    assert retried.attempt == 2
+    assert retried.device.serial != dead
+    assert retried.errors and retried.errors[0].kind == "device"
+    assert all(log.verdicts[0].success for log in logs.values())
+
+
+def test_entry_point_agent_is_listed_and_runs(tmp_path: Path, results_dir: Path) -> None:
+    """An agent installed as a package (an entry point in group spa_bench.agents) is found by name."""
+    site = tmp_path / "site"
+    (site / "my_agents").mkdir(parents=True)
+    (site / "my_agents" / "__init__.py").write_text(
+        "from spa_bench.agents.noop import NoopAgent\n\nclass PackagedAgent(NoopAgent):\n    pass\n")
+    dist = site / "my_agents-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: my-agents\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[spa_bench.agents]\npackaged = my_agents:PackagedAgent\n")
+    env = dict(os.environ, PYTHONPATH=str(site) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               COLUMNS="200")
+    listed = subprocess.run([sys.executable, "-m", "spa_bench", "agents", "list"], capture_output=True,
+                            text=True, timeout=60, env=env, check=True)
+    assert "packaged" in listed.stdout and "entry-point" in listed.stdout
+    assert "my_agents:PackagedAgent" in listed.stdout
+    ran = subprocess.run([sys.executable, "-m", "spa_bench", "run", "--agent", "packaged", "--task",
+                          "settings_wifi_off_en", "--out", str(results_dir)], capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert ran.returncode == 0, ran.stderr
+    log = next(RunLayout(next(results_dir.iterdir())).episodes())
+    assert log.agent.reference == "packaged" and log.termination == "done"
