@@ -57,7 +57,8 @@ MISBEHAVING = textwrap.dedent('''
 def test_oracle_succeeds_noop_fails_and_logs_are_complete(results_dir: Path) -> None:
     config = RunConfig(filter=SMOKE, agents=[AgentConfig(agent="oracle"), AgentConfig(agent="noop")],
                        phones=2, out=results_dir, seed=7)
-    result = run_benchmark(config, argv=["spa-bench", "run", "--agent-arg", "api_key=sk-secret-0123456789abcdef"])
+    argv = ["spa-bench", "run", "--agent-arg", "api_key=sk-secret-0123456789abcdef"]
+    result = run_benchmark(config, argv=argv)
     assert result.summary.planned == 8 and result.summary.finished == 8 and result.summary.undone == []
     layout = RunLayout(result.run_dir)
     manifest = RunManifest.model_validate_json(layout.manifest_path.read_text())

@@ -54,8 +54,8 @@ KILLER = textwrap.dedent('''
 def test_sigkill_then_resume_records_every_episode_exactly_once(results_dir: Path, tmp_path: Path) -> None:
     agent_file = tmp_path / "slow.py"
     agent_file.write_text(SLOW_ORACLE)
-    cmd = [sys.executable, "-m", "spa_bench", "run", "--suite", "settings", "--agent", f"{agent_file}:SlowOracle",
-           "--agent", "noop", "--phones", "1", "--out", str(results_dir)]
+    cmd = [sys.executable, "-m", "spa_bench", "run", "--suite", "settings", "--agent",
+           f"{agent_file}:SlowOracle", "--agent", "noop", "--phones", "1", "--out", str(results_dir)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
     try:
         deadline = time.monotonic() + 120
