@@ -74,6 +74,7 @@ class OcrEngine:
         self._engine: Any = None
         self.identity = engine_identity()
         self.created_in_s: float | None = None
+        self.recognitions = 0  # images actually read (cache misses), for statistics and benchmarks
 
     def _create(self) -> Any:
         try:
@@ -96,6 +97,7 @@ class OcrEngine:
             started = time.perf_counter()
             output = self._engine(rgb)
             seconds = time.perf_counter() - started
+            self.recognitions += 1
         return OcrResult(lines=_lines_of(output), engine=self.identity, seconds=seconds)
 
 

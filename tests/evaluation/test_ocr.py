@@ -68,8 +68,9 @@ def test_cache_hits_by_file_bytes_and_by_pixels(tmp_path: Path, engine: Counting
     again = read_text(png, cache=cache, engine=engine)
     same_pixels = read_text(other_encoding, cache=cache, engine=engine)
     in_memory = read_text(image, cache=cache, engine=engine)
-    assert engine.calls == before + 1
-    for hit in (again, same_pixels, in_memory):
+    as_bytes = read_text(png.read_bytes(), cache=cache, engine=engine)
+    assert engine.calls == before + 1 and engine.recognitions == engine.calls
+    for hit in (again, same_pixels, in_memory, as_bytes):
         assert hit.cached and hit.seconds == 0 and hit.lines == first.lines
     assert len(cache) == 3  # the second encoding's file hash was added
     cache.close()
