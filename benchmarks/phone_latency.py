@@ -4,7 +4,7 @@ Starts one phone at 1080x2400 on free ports, a private adb server, connects, and
 --runs runs for: `adb exec-out screencap -p` (cached frame and fresh frame after a screen change),
 `adb shell uiautomator dump` + `adb shell cat`, `adb shell input tap`, and snapshot load through the
 console (`adb emu avd snapshot load`), then the same operations through adbutils' in-process client
-(no process start per call) and a raw console socket.
+(no process start per call), uiautomator2, and a raw console socket.
 
     python benchmarks/phone_latency.py [--runs 30]
 """
@@ -170,6 +170,18 @@ def main() -> None:
             report("adbutils dump_hierarchy() (fresh frame)",
                    measure(device.dump_hierarchy, n, change_screen, lambda x: "</hierarchy>" in x), "dump")
             report("adbutils click(540, 1200)", measure(lambda: device.click(540, 1200), n, go_home), "tap")
+
+            print("-- uiautomator2 (JSON-RPC over tcp:9008)")
+            import uiautomator2
+
+            u2 = uiautomator2.connect(device)
+            report("u2 screenshot() (fresh frame, JPEG, decoded)",
+                   measure(u2.screenshot, n, change_screen, lambda im: im.size == (1080, 2400)), "screencap")
+            report("u2 dump_hierarchy() (fresh frame)",
+                   measure(u2.dump_hierarchy, n, change_screen, lambda x: "</hierarchy>" in x), "dump")
+            report("u2 click(540, 1200)", measure(lambda: u2.click(540, 1200), n, go_home), "tap")
+
+            print("-- console")
             console = Console(config.console_port, phone.console_token)
             report("console 'avd snapshot load' (socket)",
                    measure(lambda: console.cmd("avd snapshot load bench").encode(), n, check=ok),
