@@ -1,12 +1,17 @@
-"""Evaluation: evaluators' contract and registry, OCR with its cache, and the metrics of a run.
+"""Evaluation: evaluators' contract and registry, OCR with its cache, the verdict policy and the metrics
+of a run.
 
 Importing this package is light: OCR (rapidocr, onnxruntime) and metrics (pandas) import their heavy
 dependencies inside the functions that need them.
 """
 
 from spa_bench.evaluation.base import EVALUATORS, Evaluator
+from spa_bench.evaluation.export import export_report, write_csv, write_json
+from spa_bench.evaluation.metrics import MetricsReport, compute_metrics, episode_table, summarize
 from spa_bench.evaluation.ocr import OcrEngine, OcrLine, OcrResult, read_text
 from spa_bench.evaluation.ocr_cache import OcrCache, default_cache_path
+from spa_bench.evaluation.policy import SuccessDecision, decide_success
 
-__all__ = ["EVALUATORS", "Evaluator", "OcrCache", "OcrEngine", "OcrLine", "OcrResult", "default_cache_path",
-           "read_text"]
+__all__ = ["EVALUATORS", "Evaluator", "MetricsReport", "OcrCache", "OcrEngine", "OcrLine", "OcrResult",
+           "SuccessDecision", "compute_metrics", "decide_success", "default_cache_path", "episode_table",
+           "export_report", "read_text", "summarize", "write_csv", "write_json"]

@@ -237,3 +237,10 @@ def test_csv_and_json_exports(tmp_path: Path) -> None:
     assert write_csv(report.agents, tmp_path / "x" / "a.csv").is_file()
     chinese = write_json(pd.DataFrame([{"app": "闹钟", "rate": float("nan")}]), tmp_path / "zh.json")
     assert chinese.read_text(encoding="utf-8") == '[\n {\n  "app": "闹钟",\n  "rate": null\n }\n]\n'
+
+
+def test_package_exports() -> None:
+    import spa_bench.evaluation as evaluation
+
+    for name in evaluation.__all__:
+        assert hasattr(evaluation, name), name

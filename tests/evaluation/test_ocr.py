@@ -6,13 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from eval_builders import CountingEngine, Row, alarm_zh, render_screen, settings_en, settings_zh
 from PIL import Image
 
-from spa_bench.evaluation.ocr import OcrResult, file_key, pixel_key, read_text
+from spa_bench.evaluation.ocr import OcrEngine, OcrResult, file_key, pixel_key, read_text
 from spa_bench.evaluation.ocr_cache import OcrCache, default_cache_path
 
 
@@ -126,3 +127,43 @@ def test_importing_loads_no_ocr_or_pandas(module: str) -> None:
             "print([m for m in ('rapidocr', 'onnxruntime', 'cv2', 'pandas') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+class _FakeOutput:
+    txts = ("Wi-Fi",)
+    scores = (0.99,)
+    boxes = None
+
+
+class _SlowFakeEngine(OcrEngine):
+    """Counts engine creations and how many threads are inside the (fake) model call at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.created = 0
+        self.inside = 0
+        self.most_inside = 0
+
+    def _create(self) -> object:
+        self.created += 1
+        time.sleep(0.05)  # creation is slow: a race would create two
+        return self._call
+
+    def _call(self, image: Image.Image) -> _FakeOutput:
+        self.inside += 1
+        self.most_inside = max(self.most_inside, self.inside)
+        time.sleep(0.02)
+        self.inside -= 1
+        return _FakeOutput()
+
+
+def test_engine_is_created_once_and_called_one_thread_at_a_time() -> None:
+    fake = _SlowFakeEngine()
+    image = Image.new("RGB", (8, 8))
+    threads = [threading.Thread(target=fake.recognise, args=(image,)) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    assert fake.created == 1 and fake.most_inside == 1 and fake.recognitions == 6
+    assert fake.recognise(image).lines[0].text == "Wi-Fi"
