@@ -116,6 +116,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("language", "components", "success", "where", "index"), CASES)
 def test_evaluator_on_rendered_episodes(tmp_path: Path, evaluator: KeyComponentsEvaluator, language: str,
                                         components: list[str], success: bool, where: object,
@@ -190,6 +191,7 @@ def test_registered_as_an_evaluator() -> None:
 # -- the virtual phone's own screenshots --------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("locale", "components", "absent"), [
     ("en", ["Display", "Dark theme", "Screen timeout"], "Dark mode 07:30"),
     ("zh", ["显示", "深色主题"], "飞行模式"),

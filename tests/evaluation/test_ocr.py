@@ -26,6 +26,7 @@ def small(title: str) -> Image.Image:
     return render_screen(title, [Row("Wi-Fi", "on")], size=(540, 400))
 
 
+@pytest.mark.slow
 def test_reads_english_settings_with_boxes_and_scores(engine: CountingEngine, shared_cache: OcrCache) -> None:
     image = settings_en()
     result = read_text(image, cache=shared_cache, engine=engine)
@@ -42,6 +43,7 @@ def test_reads_english_settings_with_boxes_and_scores(engine: CountingEngine, sh
     assert result.text.split("\n") == texts(result)
 
 
+@pytest.mark.slow
 def test_reads_chinese_screens(engine: CountingEngine, shared_cache: OcrCache) -> None:
     result = read_text(settings_zh(), cache=shared_cache, engine=engine)
     for label in ("设置", "蓝牙", "深色模式", "亮度、字体大小"):
