@@ -7,7 +7,7 @@
    scrolls, on 1, 2, 4, 8 phones, the same number of episodes per phone. Prints steps/s and parallel
    efficiency = throughput(N) / (N x throughput(1)).
 
-    python benchmarks/run_scaling.py [--phones 1 2 4 8] [--episodes-per-phone 3] [--steps 6]
+    python benchmarks/run_scaling.py [--phones 1 2 4 8] [--episodes-per-phone 6] [--steps 6]
 Runs against a private adb server on a free port; needs nothing else.
 """
 
@@ -49,7 +49,7 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     parser.add_argument("--phones", type=int, nargs="+", default=[1, 2, 4, 8])
-    parser.add_argument("--episodes-per-phone", type=int, default=3)
+    parser.add_argument("--episodes-per-phone", type=int, default=6)
     parser.add_argument("--steps", type=int, default=6)
     args = parser.parse_args()
     from adbutils._utils import adb_path

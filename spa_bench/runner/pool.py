@@ -18,6 +18,7 @@ from spa_bench.device.device import Device, start_adb_server
 from spa_bench.errors import DeviceError
 
 if TYPE_CHECKING:
+    from spa_bench.phone.process import ProcessPhonePool
     from spa_bench.phone.server import PhonePool
 
 BASE_SNAPSHOT = "spa-bench-base-{language}"
@@ -29,7 +30,7 @@ class DevicePool:
     """Devices with their health; a device found sick is taken out and reported."""
 
     devices: list[Device]
-    phones: PhonePool | None = None
+    phones: PhonePool | ProcessPhonePool | None = None
     removed: dict[str, str] = field(default_factory=dict)  # serial -> reason
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -62,16 +63,25 @@ def prepare_virtual_phone(device: Device) -> None:
     device.load_snapshot(BASE_SNAPSHOT.format(language="en"))
 
 
-def start_virtual_pool(n: int, size: str = "1080x2400", data_root: Path | None = None) -> DevicePool:
-    """Start n virtual phones, connect them over adb and prepare their base snapshots."""
+def start_virtual_pool(n: int, size: str = "1080x2400", data_root: Path | None = None,
+                       processes: bool = True) -> DevicePool:
+    """Start n virtual phones (each in its own process by default, so that they use every core),
+    connect them over adb and prepare their base snapshots."""
+    from spa_bench.phone.process import start_phone_processes
     from spa_bench.phone.server import start_phones
 
     start_adb_server()
-    phones = start_phones(n, size=size, data_root=data_root)
+    phones: PhonePool | ProcessPhonePool
+    if processes:
+        phones = start_phone_processes(n, size=size, data_root=data_root)
+        endpoints = [(p.serial, p.console_port) for p in phones.phones]
+    else:
+        phones = start_phones(n, size=size, data_root=data_root)
+        endpoints = [(p.serial, p.config.console_port) for p in phones.phones]
     devices: list[Device] = []
     try:
-        for phone in phones.phones:
-            device = Device(phone.serial, console_port=phone.config.console_port)
+        for serial, console_port in endpoints:
+            device = Device(serial, console_port=console_port)
             device.connect()
             device.health_check()
             prepare_virtual_phone(device)

@@ -1,0 +1,154 @@
+"""Virtual phones in their own processes.
+
+A phone renders screens and encodes PNGs in Python; run inside the harness process, N phones and the
+harness share one GIL and so one core. `start_phone_processes` runs each phone as
+`python -m spa_bench phone start ...` instead, so a run uses every core. The process handle offers what
+the runner needs: serial, console port, stop, kill.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+from spa_bench.errors import PhoneError
+from spa_bench.phone.server import check_locale, find_free_port_pair, parse_size
+
+READY_TIMEOUT_S = 60.0
+
+
+@dataclass
+class PhoneProcess:
+    port: int
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    @property
+    def serial(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def console_port(self) -> int:
+        return self.port - 1
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def log_tail(self, limit: int = 2000) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")[-limit:]
+        except OSError:
+            return ""
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM (the phone stops cleanly), then SIGKILL if it does not."""
+        if self.alive:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=timeout)
+
+    def kill(self) -> None:
+        """Die like a crashed device: no clean-up."""
+        if self.alive:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        try:
+            s.connect(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def _spawn(port: int, data_dir: Path, locale: str, size: str) -> PhoneProcess:
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log_path = data_dir / "phone.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "spa_bench", "phone", "start", "--port", str(port), "--locale", locale,
+             "--size", size, "--data-dir", str(data_dir)],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env=dict(os.environ, COLUMNS="200"), start_new_session=True)
+    return PhoneProcess(port, data_dir, process, log_path)
+
+
+def _wait_ready(phone: PhoneProcess) -> None:
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if not phone.alive:
+            raise PhoneError(f"virtual phone on port {phone.port} exited at start: {phone.log_tail(600)}")
+        if _accepts(phone.port) and _accepts(phone.console_port):
+            return
+        time.sleep(0.05)
+    phone.kill()
+    raise PhoneError(f"virtual phone on port {phone.port} not ready after {READY_TIMEOUT_S:.0f} s")
+
+
+class ProcessPhonePool:
+    """N phone processes; stopping the pool stops them all and removes a data root it created."""
+
+    def __init__(self, phones: list[PhoneProcess], owned_root: Path | None) -> None:
+        self.phones = phones
+        self._owned_root = owned_root
+
+    @property
+    def serials(self) -> list[str]:
+        return [p.serial for p in self.phones]
+
+    def stop(self) -> None:
+        for phone in self.phones:
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                phone.stop()
+        if self._owned_root is not None:
+            shutil.rmtree(self._owned_root, ignore_errors=True)
+
+    def __enter__(self) -> ProcessPhonePool:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+def start_phone_processes(n: int, size: str = "1080x2400", locale: str = "en",
+                          data_root: Path | None = None) -> ProcessPhonePool:
+    """Start n phones, each in its own process, on free port pairs; return when all accept ADB."""
+    if n < 1:
+        raise PhoneError(f"invalid number of phones {n}: must be at least 1")
+    parse_size(size)
+    check_locale(locale)
+    owned = Path(tempfile.mkdtemp(prefix="spa-phones-")) if data_root is None else None
+    root = data_root if data_root is not None else owned
+    assert root is not None
+    phones: list[PhoneProcess] = []
+    try:
+        taken: set[int] = set()
+        for _ in range(n):
+            port = find_free_port_pair(avoid=taken | {p - 1 for p in taken})
+            taken.add(port)
+            phones.append(_spawn(port, root / f"phone-{port}", locale, size))
+        for phone in phones:
+            _wait_ready(phone)
+    except BaseException:
+        ProcessPhonePool(phones, owned).stop()
+        raise
+    return ProcessPhonePool(phones, owned)
