@@ -1,12 +1,54 @@
-"""Shared fixtures. The CLI helper runs the real entry point; rich output is kept wide and plain."""
+"""Shared fixtures. The CLI helper runs the real entry point; rich output is kept wide and plain.
+
+`adb_env`: a private adb server for tests that run the pipeline: $ANDROID_ADB_SERVER_PORT and $HOME point
+at session-owned places, so adbutils, the virtual phones' console token and any `adb` we spawn use them;
+the server is killed at the end."""
 
 from __future__ import annotations
 
 import os
+import socket
+import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 os.environ.setdefault("COLUMNS", "200")
 os.environ.setdefault("NO_COLOR", "1")
 os.environ.setdefault("TERM", "dumb")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def adb_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    from adbutils._utils import adb_path
+
+    home = tmp_path_factory.mktemp("home")
+    port = str(_free_port())
+    saved = {k: os.environ.get(k) for k in ("ANDROID_ADB_SERVER_PORT", "HOME")}
+    os.environ["ANDROID_ADB_SERVER_PORT"] = port
+    os.environ["HOME"] = str(home)
+    subprocess.run([adb_path(), "start-server"], capture_output=True, timeout=60, check=True)
+    try:
+        yield dict(os.environ)
+    finally:
+        subprocess.run([adb_path(), "-P", port, "kill-server"], capture_output=True, timeout=30, check=False)
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@pytest.fixture
+def results_dir(tmp_path: Path) -> Path:
+    return tmp_path / "results"
