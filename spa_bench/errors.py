@@ -17,9 +17,11 @@
         ├── DeviceTimeout         a device operation took longer than its limit
         └── DeviceCommandFailed   a command ran but reported failure (exit code, error text)
 
-Failures raise; nothing returns an error value. DeviceError and its subclasses mark infrastructure
-failures: the scheduler retries such an episode on another device, whereas agent failures are recorded
-as the agent's.
+Failures raise; nothing returns an error value. DeviceOffline and DeviceTimeout mark infrastructure
+failures: the scheduler retries such an episode on another device. A DeviceCommandFailed during a task's
+setup ends the episode as a harness error; agent failures are recorded as the agent's. (An action that
+makes no sense on the current screen - spa_bench.device.device.InvalidAction - is not an error of this
+tree: the episode records it as an invalid step and goes on.)
 """
 
 from __future__ import annotations

@@ -5,19 +5,26 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import spa_bench
 
 
-def test_all_names_exist() -> None:
+def test_all_names_exist_and_are_sorted() -> None:
     for name in spa_bench.__all__:
-        assert hasattr(spa_bench, name), name
-    assert spa_bench.__all__ == sorted(spa_bench.__all__, key=lambda n: (n.startswith("_"), n))
+        assert getattr(spa_bench, name) is not None, name
+    assert len(set(spa_bench.__all__)) == len(spa_bench.__all__)
+
+
+def test_unknown_attribute_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        spa_bench.no_such_thing  # type: ignore[attr-defined]  # noqa: B018
 
 
 def test_import_is_light() -> None:
     code = ("import sys, spa_bench, spa_bench.cli; "
-            "heavy = [m for m in ('adbutils', 'uiautomator2', 'openai', 'rapidocr', 'pandas', 'onnxruntime') "
-            "if m in sys.modules]; print(heavy)")
+            "heavy = [m for m in ('adbutils', 'uiautomator2', 'openai', 'rapidocr', 'pandas', 'onnxruntime', "
+            "'PIL', 'spa_bench.phone.system') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
