@@ -33,3 +33,15 @@ def test_version_flag() -> None:
     out = subprocess.run([sys.executable, "-m", "spa_bench", "--version"], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == f"spa-bench {spa_bench.__version__}"
+
+
+def test_every_code_folder_is_a_regular_package() -> None:
+    """`pip install .` (not editable) only ships folders with __init__.py; a missing one breaks installs."""
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    missing = [str(d.relative_to(root)) for top in ("spa_bench", "agents", "evaluators")
+               for d in [root / top, *(root / top).rglob("*")]
+               if d.is_dir() and d.name != "__pycache__" and any(d.glob("*.py"))
+               and not (d / "__init__.py").exists()]
+    assert missing == []

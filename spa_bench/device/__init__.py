@@ -1,0 +1,1 @@
+"""Devices over ADB: the Device seam (observe, act, reset), UI elements, observations, app names."""
