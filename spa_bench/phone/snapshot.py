@@ -27,6 +27,7 @@ from pathlib import Path
 
 from spa_bench.errors import PhoneError
 from spa_bench.phone.api import PhoneSystem
+from spa_bench.phone.vfs import tree_size
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 STATE_FILE = "state.json"
@@ -42,17 +43,6 @@ class SnapshotInfo:
     name: str
     created: str  # ISO 8601, UTC
     size_bytes: int
-
-
-def _tree_size(root: Path) -> int:
-    total = 0
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_size
-            except OSError:
-                pass
-    return total
 
 
 def _copy_tree(src: Path, dst: Path) -> None:
@@ -117,7 +107,7 @@ class SnapshotStore:
                 self._trash(target)
             os.rename(staging, target)
         self._prepare_spare(name)
-        return SnapshotInfo(name, created, _tree_size(target / "fs"))
+        return SnapshotInfo(name, created, tree_size(target / "fs"))
 
     def load(self, name: str) -> None:
         """Make the phone exactly as it was when `name` was saved: files, databases, settings, activities."""
@@ -162,7 +152,7 @@ class SnapshotStore:
                 created = str(json.loads((entry / STATE_FILE).read_text(encoding="utf-8")).get("created", ""))
             except (OSError, ValueError):
                 created = ""
-            out.append(SnapshotInfo(entry.name, created, _tree_size(entry / "fs")))
+            out.append(SnapshotInfo(entry.name, created, tree_size(entry / "fs")))
         return out
 
     def close(self) -> None:

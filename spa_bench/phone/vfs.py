@@ -34,6 +34,18 @@ STANDARD_DIRS = (
 )
 
 
+def tree_size(root: Path) -> int:
+    """Bytes in the files under a host folder (links counted as themselves, unreadable entries skipped)."""
+    total = 0
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
 class VfsError(OSError):
     """A file operation failed; `str()` is what toybox would print after the command name."""
 

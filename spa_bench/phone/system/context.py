@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spa_bench.phone.api import Locale, PackageInfo
 from spa_bench.phone.ui import Kit
+from spa_bench.phone.vfs import tree_size
 
 if TYPE_CHECKING:
     from spa_bench.phone.system.clock import PhoneClock
@@ -68,15 +68,7 @@ class OsAppContext:
 
     def storage_used(self, path: str) -> int:
         """Bytes in files under a virtual path (for the Storage screen)."""
-        root = self._os.fs.host_path(path)
-        total = 0
-        for dirpath, _dirs, files in os.walk(root):
-            for name in files:
-                try:
-                    total += os.lstat(os.path.join(dirpath, name)).st_size
-                except OSError:
-                    pass
-        return total
+        return tree_size(self._os.fs.host_path(path))
 
     def show_keyboard(self) -> None:
         self._os.ime.visible = True
