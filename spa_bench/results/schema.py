@@ -104,6 +104,10 @@ class RunSummary(_Model):
     failed: dict[str, str] = Field(default_factory=dict,
                                    description="episodes given up after device failures -> last error")
     removed_devices: dict[str, str] = Field(default_factory=dict, description="serial -> why")
+    budget_usd: float | None = Field(None, description="--budget-usd: no new episodes once spent exceeds it")
+    spent_usd: float = Field(0.0, description="agent cost of the run's final episodes (unknown costs as 0)")
+    cost_unknown: int = Field(0, description="final episodes whose agent cost is unknown (not in spent_usd)")
+    stopped_by_budget: bool = Field(False, description="episodes were left unstarted because of the budget")
 
 
 class ObservationRef(_Model):
@@ -179,6 +183,21 @@ class EpisodeTimings(_Model):
     device_s: float = 0.0
 
 
+class AgentExit(_Model):
+    """How an external agent program ended (agent `external`): its exit code in SPA-Bench's meaning."""
+
+    command: list[str] = Field(default_factory=list, description="argv, secrets redacted")
+    exit_code: int | None = Field(None, description="None when it was killed or did not start")
+    meaning: str = Field(description="e.g. '0: finished', '4: maximum rounds reached', 'killed: time limit'")
+    completed: bool = Field(description="SPA-Bench's 'completed': exit 0, 2 or 4")
+    finish_signal: int | None = Field(None, description="log.json: 1 = the agent said it was done")
+    reported_steps: int | None = Field(None, description="log.json: total_steps")
+    elapsed_initial_s: float | None = None
+    elapsed_exec_s: float | None = None
+    wall_s: float = 0.0
+    stderr_tail: str | None = None
+
+
 class EpisodeLog(_Model):
     """One agent on one task instance on one device."""
 
@@ -205,3 +224,4 @@ class EpisodeLog(_Model):
     captured_state: dict[str, str] = Field(default_factory=dict,
                                            description="device reads made for the checks, by label")
     verdicts: list[Verdict] = Field(default_factory=list)
+    agent_exit: AgentExit | None = Field(None, description="external agent programs only")
