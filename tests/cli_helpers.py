@@ -1,7 +1,9 @@
-"""Run the real `spa-bench` entry point in-process and capture what it prints and its exit code."""
+"""Helpers for tests: run the real `spa-bench` entry point in-process and capture what it prints and its
+exit code; find a free loopback port."""
 
 from __future__ import annotations
 
+import socket
 import sys
 from dataclasses import dataclass
 
@@ -31,3 +33,11 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> CliResult:
         sys.argv = old_argv
     captured = capsys.readouterr()
     return CliResult(code, captured.out, captured.err)
+
+
+def free_port() -> int:
+    """A loopback port that is free right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port

@@ -7,7 +7,6 @@ the server is killed at the end."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,19 +20,14 @@ os.environ.setdefault("NO_COLOR", "1")
 os.environ.setdefault("TERM", "dumb")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def adb_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     from adbutils._utils import adb_path
 
     home = tmp_path_factory.mktemp("home")
-    port = str(_free_port())
+    from cli_helpers import free_port
+
+    port = str(free_port())
     saved = {k: os.environ.get(k) for k in ("ANDROID_ADB_SERVER_PORT", "HOME")}
     os.environ["ANDROID_ADB_SERVER_PORT"] = port
     os.environ["HOME"] = str(home)

@@ -8,7 +8,6 @@ and nothing touches the user's home directory.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -17,19 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from cli_helpers import free_port as _free_port_fn
 
 
 @pytest.fixture(scope="session")
 def free_port() -> Callable[[], int]:
     """A function that returns a currently free loopback port."""
-    return _free_port
+    return _free_port_fn
 
 
 def bundled_adb() -> Path:
@@ -81,7 +74,7 @@ class AdbCli:
 def adb_cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbCli]:
     """A private adb server for the whole session (killed at the end)."""
     home = tmp_path_factory.mktemp("adb-home")
-    port = _free_port()
+    port = _free_port_fn()
     env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(port), HOME=str(home))
     cli = AdbCli(bundled_adb(), port, home, env)
     cli.run("start-server")
