@@ -14,6 +14,7 @@ from spa_bench.registry import Registry
 APPS: Registry[type[App]] = Registry("app", "spa_bench.phone_apps")
 APPS.add_lazy("com.google.android.apps.nexuslauncher", "spa_bench.phone.apps.launcher:Launcher")
 APPS.add_lazy("com.android.settings", "spa_bench.phone.apps.settings:SettingsApp")
+APPS.add_lazy("com.android.contacts", "spa_bench.phone.apps.contacts:ContactsApp")
 APPS.add_lazy("com.android.calculator2", "spa_bench.phone.apps.calculator:CalculatorApp")
 
 A = TypeVar("A", bound=type[App])

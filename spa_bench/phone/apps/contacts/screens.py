@@ -7,7 +7,7 @@ from functools import partial
 from spa_bench.phone.apps.base import Activity
 from spa_bench.phone.apps.contacts.pim import Avatar, Fab, field, form, icon_button, prefill, top_bar
 from spa_bench.phone.apps.contacts.store import Contact, ContactsStore, section
-from spa_bench.phone.ui import LINEAR, Button, ImageView, Rect, TextView, View
+from spa_bench.phone.ui import LINEAR, Button, Callback, ImageView, Rect, TextView, View
 
 PACKAGE = "com.android.contacts"
 ID = f"{PACKAGE}:id/"
@@ -243,7 +243,7 @@ class QuickContact(ContactsActivity):
         text: str,
         kind: str,
         rid: str,
-        action: tuple[str, str, object] | None,
+        action: tuple[str, str, Callback] | None,
     ) -> View:
         kit = self.kit
         p = kit.palette
@@ -286,7 +286,7 @@ class QuickContact(ContactsActivity):
                     cb,
                     rid=f"{ID}message_button",
                 )
-            )  # type: ignore[arg-type]
+            )
         return row
 
     def _delete(self, contact_id: int) -> None:
