@@ -12,6 +12,7 @@ import typer
 
 from spa_bench import __version__
 from spa_bench.cli import agents as agents_cli
+from spa_bench.cli import evaluate as evaluate_cli
 from spa_bench.cli import phone as phone_cli
 from spa_bench.cli import results as results_cli
 from spa_bench.cli import run as run_cli
@@ -27,6 +28,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("run")(run_cli.run)
+app.command("evaluate")(evaluate_cli.evaluate)
 app.add_typer(agents_cli.app, name="agents")
 app.add_typer(tasks_cli.app, name="tasks")
 app.add_typer(results_cli.app, name="results")

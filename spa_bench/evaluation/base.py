@@ -25,10 +25,13 @@ class Evaluator(Protocol):
         ...
 
 
-EvaluatorFactory = Callable[[], Evaluator]
+EvaluatorFactory = Callable[..., Evaluator]
+"""Called with no arguments for the defaults; evaluators that need settings (the judge's model) take
+them as keyword arguments."""
 
 EVALUATORS: Registry[EvaluatorFactory] = Registry("evaluator", entry_point_group="spa_bench.evaluators")
 EVALUATORS.add_lazy("key_components", "spa_bench.evaluators.key_components:KeyComponentsEvaluator")
+EVALUATORS.add_lazy("judge", "spa_bench.evaluators.judge:JudgeEvaluator")
 
 
 def now() -> datetime:

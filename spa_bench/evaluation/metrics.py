@@ -1,7 +1,8 @@
 """Metrics of a run: one row per episode, then aggregates per agent and breakdowns.
 
 SPA-Bench's seven metrics and a few more: success rate (with a 95% Wilson interval), self-reported
-completion, premature termination (said done, failed), overdue termination (succeeded, did not stop),
+completion, premature termination (said done, failed), overdue termination (succeeded, did not stop;
+the rule, with its key-component refinement for tasks without checks, is in evaluation/completion.py),
 step ratio (steps / golden steps, on successes), time, tokens and cost - the agent's and the
 evaluators' kept apart. A cost that is unknown (a model without a known price) stays unknown (NaN) in
 every sum and mean it enters: a leaderboard must not show such an agent as free.
@@ -19,7 +20,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from spa_bench.evaluation.policy import INFRASTRUCTURE, SuccessDecision, decide_success
+from spa_bench.evaluation.completion import is_overdue
+from spa_bench.evaluation.policy import (
+    INFRASTRUCTURE,
+    KEY_COMPONENTS,
+    SuccessDecision,
+    decide_success,
+    latest,
+)
 from spa_bench.results.schema import EpisodeLog, TokenUsage
 
 if TYPE_CHECKING:
@@ -106,7 +114,7 @@ def episode_row(log: EpisodeLog, policy: Policy = decide_success) -> dict[str, A
         "success": success, "success_source": decision.source, "success_reason": decision.reason,
         "completed": completed,
         "premature": None if success is None else (completed and not success),
-        "overdue": None if success is None else (success and log.termination == "max_steps"),
+        "overdue": is_overdue(log, success, latest(log, KEY_COMPONENTS)),
         "steps": steps, "golden_steps": task.golden_steps,
         "step_ratio": steps / task.golden_steps if success else NAN,
         "time_s": time_s, "time_per_step_s": _per_step(time_s, steps),
