@@ -1,0 +1,38 @@
+"""The Messages app (com.android.messaging) over the telephony provider's SMS database (mmssms.db),
+served to `content query` as content://sms, content://sms/inbox and content://sms/sent."""
+
+from __future__ import annotations
+
+from spa_bench.phone.apps.base import App, AppContext
+from spa_bench.phone.apps.contacts.store import ContactsStore
+from spa_bench.phone.apps.messages.screens import Conversation, ConversationList, NewConversation
+from spa_bench.phone.apps.messages.store import SmsStore
+from spa_bench.phone.apps.messages.strings import STRINGS
+from spa_bench.phone.system.providers import ContentProvider
+
+
+class MessagesApp(App):
+    package = "com.android.messaging"
+    label_en = "Messages"
+    label_zh = "信息"
+    launcher_activity = "com.android.messaging.ui.conversationlist.ConversationListActivity"
+    apk_path = "/product/app/PrebuiltBugle/PrebuiltBugle.apk"
+    icon = "message"
+    hue = "blue"
+    strings = STRINGS
+    activities = (ConversationList, Conversation, NewConversation)
+
+    def __init__(self, ctx: AppContext) -> None:
+        super().__init__(ctx)
+        self.sms = SmsStore(ctx)
+        self.contacts = ContactsStore(ctx)
+        self.sms.db.ensure()  # seed at boot, so the data is in the runner's base snapshots
+
+    def providers(self) -> dict[str, ContentProvider]:
+        return {"sms": self.sms.provider()}
+
+    def on_data_cleared(self) -> None:
+        self.sms.db.ensure()
+
+
+__all__ = ["MessagesApp"]
