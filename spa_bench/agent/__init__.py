@@ -7,6 +7,10 @@ arguments as keyword arguments), calls `reset` once, `step` until the agent retu
 a limit is hit, and `close` always. `step` may return an Action, a dict or JSON text for one; anything
 that does not validate is recorded as an invalid step and the episode goes on.
 
+An agent that works in one go instead (a program run to the end, e.g. `external`) also has
+`run_episode(context, stop) -> EpisodeOutcome` (spa_bench.agent.external.EpisodeAgent): the runner then
+calls that once instead of `step`, and records the steps it returns.
+
 Agents are found by name in AGENTS: built-ins (lazy), `@register_agent("name")` in imported code, the
 entry-point group `spa_bench.agents` of installed packages, or `path/to/file.py:ClassName`.
 """
@@ -38,6 +42,7 @@ class TaskContext:
     screen_width: int
     screen_height: int
     workdir: Path  # the episode's agent/ folder: files written here are kept with the results
+    time_limit_s: float | None = None  # the episode's time limit (agents that run a program honour it)
 
 
 @dataclass
@@ -85,6 +90,10 @@ AGENTS.add_lazy("noop", "spa_bench.agents.noop:NoopAgent")
 AGENTS.add_lazy("random", "spa_bench.agents.random_agent:RandomAgent")
 AGENTS.add_lazy("oracle", "spa_bench.agents.oracle:OracleAgent")
 AGENTS.add_lazy("example", "spa_bench.agents.example_agent:ExampleAgent")
+AGENTS.add_lazy("mllm", "spa_bench.agents.mllm:MLLMAgent")
+AGENTS.add_lazy("text", "spa_bench.agents.text_agent:TextAgent")
+AGENTS.add_lazy("reflection", "spa_bench.agents.reflection:ReflectionAgent")
+AGENTS.add_lazy("external", "spa_bench.agents.external:ExternalAgent")
 
 
 def register_agent(name: str) -> Callable[[A], A]:

@@ -141,6 +141,8 @@ def run(
     episode_timeout: float = typer.Option(3600.0, "--episode-timeout", help="Seconds per episode."),
     settle: float = typer.Option(0.0, "--settle", help="Seconds to wait after each action (real devices)."),
     max_retries: int = typer.Option(2, "--max-retries", min=0, help="Retries after device failures."),
+    budget_usd: float | None = typer.Option(None, "--budget-usd", min=0,
+                                            help="Start no new episode once finished ones cost more (USD)."),
 ) -> None:
     """Run agents on tasks and write results/<run-id>/ (manifest, episode logs, screenshots)."""
     from spa_bench.runner.config import AgentConfig, RunConfig, load_agent_config_file, parse_agent_args
@@ -168,7 +170,7 @@ def run(
                 tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task),
                 agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
                 out=out, max_steps=max_steps, step_timeout_s=step_timeout, episode_timeout_s=episode_timeout,
-                settle_s=settle, max_retries=max_retries)
+                settle_s=settle, max_retries=max_retries, budget_usd=budget_usd)
         except ValueError as exc:
             raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None
         with Progress(*columns, console=console, transient=False) as progress:
@@ -184,6 +186,10 @@ def run(
     if s.undone:
         console.print(f"[yellow]{len(s.undone)} episode(s) not run; continue with "
                       f"`spa-bench run --resume {result.run_dir}`[/]")
+    if s.budget_usd is not None:
+        unknown = f" ({s.cost_unknown} episode(s) of unknown cost not counted)" if s.cost_unknown else ""
+        verdict = "stopped by the budget" if s.stopped_by_budget else "within budget"
+        console.print(f"agent cost ${s.spent_usd:.4f} of budget ${s.budget_usd:.4f}{unknown}: {verdict}")
     console.print(f"results: {result.run_dir}")
     if s.interrupted:
         raise typer.Exit(130)

@@ -46,6 +46,8 @@ class RunConfig(BaseModel):
     episode_timeout_s: float = Field(3600.0, gt=0)
     settle_s: float = Field(0.0, ge=0)
     max_retries: int = Field(2, ge=0, description="retries of an episode after device failures")
+    budget_usd: float | None = Field(None, ge=0, description="start no new episode once the agent cost of "
+                                                             "finished episodes exceeds this")
 
     @model_validator(mode="after")
     def _unique_labels(self) -> RunConfig:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import threading
 import time
 import traceback
@@ -25,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 
 from spa_bench.actions import Action, Finish, parse_action
 from spa_bench.agent import AgentFactory, AgentStep, TaskContext, opened_app_prefix
+from spa_bench.agent.external import EpisodeAgent, ImportedStep
 from spa_bench.device.apps import resolve_app
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
@@ -143,12 +145,16 @@ class EpisodeRunner:
             self.log.timings.setup_s = time.monotonic() - start
             try:
                 agent = self.job.agent_factory(**self.job.agent_args)
-                agent.reset(self._context())
+                context = self._context()
+                agent.reset(context)
             except Exception as exc:
                 self.log.errors.append(error_info("agent", exc))
                 self._capture_final()
                 return self._finish("agent_error")
-            termination = self._loop(agent)
+            if isinstance(agent, EpisodeAgent):
+                termination = self._run_whole(agent, context)
+            else:
+                termination = self._loop(agent)
             self._capture_final()
             if termination not in ("interrupted",) and self.job.task.checks:
                 self.log.verdicts.append(evaluate_state(self.job.task.checks, self.device, self.log.answer))
@@ -195,7 +201,8 @@ class EpisodeRunner:
         return TaskContext(task=task, instruction=opened_app_prefix(task) + task.instruction,
                            language=task.language, max_steps=self._step_limit(), seed=self.job.instance.seed,
                            serial=self.device.serial, screen_width=info.screen_width or 0,
-                           screen_height=info.screen_height or 0, workdir=workdir)
+                           screen_height=info.screen_height or 0, workdir=workdir,
+                           time_limit_s=self.limits.episode_timeout_s)
 
     def _step_limit(self) -> int:
         return self.limits.max_steps or self.job.task.step_limit
@@ -257,6 +264,42 @@ class EpisodeRunner:
             if self.limits.settle_s:
                 time.sleep(self.limits.settle_s)
         return "max_steps"
+
+    def _run_whole(self, agent: EpisodeAgent, context: TaskContext) -> Termination:
+        """An agent that does the episode in one call (an external program): record what it returns.
+        The agent enforces context.time_limit_s itself; the wait here is only a safety net."""
+        started = time.monotonic()
+        future = self._pool.submit(agent.run_episode, context, self.stop)
+        try:
+            outcome = future.result(timeout=self.limits.episode_timeout_s + 60)
+        except FutureTimeout:
+            self.log.errors.append(ErrorInfo(kind="timeout", type="EpisodeTimeout",
+                                             message="the agent did not return from run_episode in time"))
+            return "episode_timeout"
+        except Exception as exc:
+            self.log.errors.append(error_info("agent", exc))
+            return "agent_error"
+        for index, imported in enumerate(outcome.steps):
+            self._record(self._imported_step(index, imported))
+        self.log.timings.agent_s = time.monotonic() - started  # the program's whole run
+        self.log.errors.extend(outcome.errors)
+        self.log.answer = outcome.answer
+        self.log.agent_exit = outcome.exit
+        self.save()
+        return outcome.termination
+
+    def _imported_step(self, index: int, imported: ImportedStep) -> StepRecord:
+        ref = ObservationRef()
+        if imported.screenshot is not None and imported.screenshot.is_file():
+            shots = self.dir / "screenshots"
+            shots.mkdir(parents=True, exist_ok=True)
+            name = f"{index:03d}{imported.screenshot.suffix.lower()}"
+            shutil.copyfile(imported.screenshot, shots / name)
+            ref = ObservationRef(screenshot=f"screenshots/{name}")
+        return StepRecord(index=index, started_at=imported.started_at or now(), observation=ref,
+                          action=imported.action, raw_action=_jsonable(imported.raw_action),
+                          agent_output=imported.output, usage=imported.usage,
+                          timings=StepTimings(agent_s=imported.agent_s))
 
     def _app_resolver(self) -> Callable[[str], str | None]:
         def resolve(name: str) -> str | None:

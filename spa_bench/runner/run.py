@@ -201,14 +201,20 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
             return runner.run()
 
         failed: dict[str, str] = {}
+        done_before = {j.episode_id for j in jobs} - {j.episode_id for j in todo}
+        budget = Budget(config.budget_usd, stop, [layout.read_episode(e) for e in sorted(done_before)])
 
         class Recording(_Forward):
             def gave_up(self, attempt: Attempt, error: BaseException) -> None:
                 failed[attempt.job.episode_id] = f"{type(error).__name__}: {error}"
                 super().gave_up(attempt, error)
 
+            def finished(self, log: EpisodeLog) -> None:
+                budget.add(log)
+                super().finished(log)
+
         if todo:  # attempts left undone show up below as episodes without a final log
-            LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work, Recording(events), stop,
+            LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work, Recording(events), budget,
                                       config.max_retries)
     finally:
         pool.close()
@@ -220,13 +226,46 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
             continue
     final_ids = {log.episode_id for log in logs if log.status == "finished"
                  and log.termination not in UNFINISHED}
+    costs = [log.usage.cost_usd for log in logs if log.episode_id in final_ids]
+    undone = sorted({j.episode_id for j in jobs} - final_ids - set(failed))
     summary = RunSummary(
         run_id=run_id, started_at=started_at, finished_at=datetime.now(UTC), interrupted=stop.is_set(),
         planned=len(jobs), finished=len(final_ids & {j.episode_id for j in jobs}),
-        undone=sorted({j.episode_id for j in jobs} - final_ids - set(failed)),
-        failed=failed, removed_devices=dict(pool.removed))
+        undone=undone, failed=failed, removed_devices=dict(pool.removed), budget_usd=config.budget_usd,
+        spent_usd=sum(c for c in costs if c is not None), cost_unknown=sum(1 for c in costs if c is None),
+        stopped_by_budget=budget.exceeded and bool(undone) and not stop.is_set())
     layout.write_summary(summary)
     return RunResult(layout.root, manifest, summary, logs)
+
+
+class Budget(threading.Event):
+    """The executor's stop signal: set by the user's stop, or once the agent cost of finished episodes
+    exceeds the budget - so no new episode starts, while running ones finish normally (they watch the
+    user's stop only). Unknown costs count as 0 here; the summary reports how many there were."""
+
+    def __init__(self, limit_usd: float | None, user_stop: threading.Event,
+                 earlier: list[EpisodeLog]) -> None:
+        super().__init__()
+        self.limit_usd, self.user_stop = limit_usd, user_stop
+        self.spent_usd = 0.0
+        self._lock = threading.Lock()
+        for log in earlier:
+            self.add(log)
+
+    def add(self, log: EpisodeLog) -> None:
+        if log.termination in UNFINISHED:
+            return
+        with self._lock:
+            self.spent_usd += log.usage.cost_usd or 0.0
+            if self.limit_usd is not None and self.spent_usd > self.limit_usd:
+                self.set()
+
+    @property
+    def exceeded(self) -> bool:
+        return super().is_set()
+
+    def is_set(self) -> bool:
+        return self.user_stop.is_set() or super().is_set()
 
 
 def _redacted_config(config: RunConfig) -> dict[str, Any]:

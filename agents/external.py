@@ -1,0 +1,236 @@
+"""`external`: run an existing agent program, unchanged, once per episode, and import what it recorded.
+
+    spa-bench run --agent external --agent-arg cmd="python my_agent.py" --agent-arg model=gpt-4o
+
+The contract with the program:
+- It is started once per episode (after the harness has reset the device, run the task's setup and
+  opened the task's app), with the current directory `cwd` (default: where spa-bench runs), and must
+  drive the phone itself - over `adb -s $ANDROID_SERIAL ...`, adbutils or uiautomator2 (the adb server
+  is the harness's, so $ANDROID_ADB_SERVER_PORT is passed on).
+- Environment: SPA_BENCH_SERIAL and ANDROID_SERIAL (the device), SPA_BENCH_INSTRUCTION (as shown to
+  agents: single-app tasks carry SPA-Bench's "This is the opened app ..." prefix), SPA_BENCH_LANGUAGE
+  (en | zh), SPA_BENCH_MAX_ROUNDS (step limit), SPA_BENCH_OUTPUT_DIR (write the recording here; it is the
+  episode's agent/ folder), SPA_BENCH_TASK_ID, SPA_BENCH_APP (the task's first app package, if any),
+  SPA_BENCH_TIME_LIMIT (seconds). The rest of the environment is inherited (API keys included).
+- Arguments: the same values are appended as `--serial S --instruction TEXT --lang en|zh --max-rounds N
+  --output-dir DIR --task-id ID`, unless `pass_args=false`, or unless `cmd` contains placeholders
+  ({serial} {instruction} {language} {max_rounds} {output_dir} {task_id} {app}), which are filled in
+  instead - so a program with its own command line runs without a wrapper.
+- Time limit: `timeout_s` (default: the episode time limit, --episode-timeout). Past it, the program's
+  whole process group gets SIGTERM, then SIGKILL after `kill_grace_s`; the episode ends as
+  episode_timeout. Ctrl-C of the run kills it the same way (interrupted).
+- Output (optional, SPA-Bench's recording format, read by spa_bench.agent.external.read_recording):
+  0.png, 1.png, ... (the screen before each step, then the final screen), log.json (one object per
+  step with prompt_tokens, completion_tokens and action [TYPE, {detail_type, detail}], then a summary
+  object with total_steps, finish_signal, elapsed_time_initial, elapsed_time_exec, total_*_tokens),
+  error.json. The program's stdout and stderr go to stdout.log and stderr.log in the same folder.
+- Exit code (SPA-Bench's): 0 finished, 1 unexpected error, 2 expected error (no rerun), 3 expected error
+  (rerun needed), 4 maximum rounds reached. In the episode log: finish_signal 1 -> done; exit 4 ->
+  max_steps; exit 0 -> done when there is no log.json, else max_steps (it stopped without saying done);
+  exit 2 -> infeasible (it gave up knowingly); 1, 3 and anything else -> agent_error with the tail of
+  stderr. `agent_exit` in the log keeps the code, its meaning, finish_signal and the program's timings.
+The harness then takes its own final screenshot and checks the device state as for any agent; each
+recorded step becomes one StepRecord with its screenshot, its action (converted where possible, raw
+otherwise) and its tokens.
+
+Arguments: cmd (required), timeout_s, pass_args (true), cwd, kill_grace_s (5), model (for pricing the
+recorded tokens from the price table; without it, or for an unknown model, cost is unknown), price_in /
+price_out (USD per million tokens).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from spa_bench.actions import Finish
+from spa_bench.agent import AgentStep, BaseAgent, TaskContext
+from spa_bench.agent.external import EpisodeOutcome, Pricer, Recording, read_recording
+from spa_bench.device.observation import Observation
+from spa_bench.errors import ConfigError
+from spa_bench.models.prices import PriceTable
+from spa_bench.results.schema import AgentExit, ErrorInfo, Termination
+from spa_bench.secrets import is_secret_key, redact_argv, scrub_text
+
+MEANINGS = {0: "finished", 1: "unexpected error (rerun may be needed)", 2: "expected error (no rerun)",
+            3: "expected error (rerun needed)", 4: "maximum rounds reached"}
+PLACEHOLDERS = ("serial", "instruction", "language", "max_rounds", "output_dir", "task_id", "app")
+STDERR_TAIL = 4000
+
+
+class ExternalAgent(BaseAgent):
+    def __init__(self, cmd: str = "", timeout_s: float | None = None, pass_args: bool = True,
+                 cwd: str | None = None, kill_grace_s: float = 5.0, model: str | None = None,
+                 price_in: float | None = None, price_out: float | None = None) -> None:
+        if not str(cmd).strip():
+            raise ConfigError('external agent needs a command: --agent-arg cmd="python my_agent.py"')
+        self.cmd = str(cmd)
+        self.timeout_s = float(timeout_s) if timeout_s is not None else None
+        self.pass_args = bool(pass_args)
+        self.cwd = cwd
+        self.kill_grace_s = float(kill_grace_s)
+        self.pricer = _pricer(model, price_in, price_out)
+
+    def step(self, observation: Observation) -> AgentStep:
+        raise RuntimeError("the external agent runs whole episodes (run_episode), not single steps")
+
+    # -- the episode ----------------------------------------------------------------------------------
+    def run_episode(self, context: TaskContext, stop: threading.Event) -> EpisodeOutcome:
+        values = {"serial": context.serial, "instruction": context.instruction, "language": context.language,
+                  "max_rounds": str(context.max_steps), "output_dir": str(context.workdir),
+                  "task_id": context.task.id, "app": context.task.start_package or ""}
+        argv = self.argv(values)
+        limit = self.timeout_s or context.time_limit_s or 3600.0
+        env = dict(os.environ, ANDROID_SERIAL=context.serial, SPA_BENCH_SERIAL=context.serial,
+                   SPA_BENCH_INSTRUCTION=context.instruction, SPA_BENCH_LANGUAGE=context.language,
+                   SPA_BENCH_MAX_ROUNDS=str(context.max_steps), SPA_BENCH_OUTPUT_DIR=str(context.workdir),
+                   SPA_BENCH_TASK_ID=context.task.id, SPA_BENCH_APP=values["app"],
+                   SPA_BENCH_TIME_LIMIT=str(limit))
+        out_path, err_path = context.workdir / "stdout.log", context.workdir / "stderr.log"
+        started = time.monotonic()
+        try:
+            with out_path.open("wb") as out, err_path.open("wb") as err:
+                process = subprocess.Popen(argv, cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
+                                           stdout=out, stderr=err, start_new_session=True)
+                ended = self._wait(process, limit, stop)
+        except OSError as exc:
+            message = f"cannot start {argv[0]!r}: {exc}"
+            exit_info = AgentExit(command=redact_argv(argv), meaning="not started", completed=False)
+            return EpisodeOutcome([], "agent_error", errors=[ErrorInfo(
+                kind="agent", type="ExternalAgentNotStarted", message=message)], exit=exit_info)
+        wall = time.monotonic() - started
+        _scrub_files((out_path, err_path))
+        tail = _tail(err_path)
+        recording = read_recording(context.workdir, self.pricer)
+        return self.outcome(argv, process.returncode, ended, recording, tail, wall, limit)
+
+    def argv(self, values: dict[str, str]) -> list[str]:
+        """The command line: placeholders filled in, or the contract's options appended."""
+        argv = shlex.split(self.cmd)
+        if any("{" + name + "}" in self.cmd for name in PLACEHOLDERS):
+            filled = []
+            for arg in argv:
+                for name in PLACEHOLDERS:
+                    arg = arg.replace("{" + name + "}", values[name])
+                filled.append(arg)
+            return filled
+        if self.pass_args:
+            argv += ["--serial", values["serial"], "--instruction", values["instruction"],
+                     "--lang", values["language"], "--max-rounds", values["max_rounds"],
+                     "--output-dir", values["output_dir"], "--task-id", values["task_id"]]
+        return argv
+
+    def _wait(self, process: subprocess.Popen[bytes], limit: float, stop: threading.Event) -> str:
+        """'exited', 'timeout' or 'interrupted' (the last two after killing the process group)."""
+        deadline = time.monotonic() + limit
+        while True:
+            try:
+                process.wait(timeout=0.1)
+                return "exited"
+            except subprocess.TimeoutExpired:
+                pass
+            if stop.is_set() or time.monotonic() > deadline:
+                self._kill(process)
+                return "interrupted" if stop.is_set() else "timeout"
+
+    def _kill(self, process: subprocess.Popen[bytes]) -> None:
+        for sig, wait in ((signal.SIGTERM, self.kill_grace_s), (signal.SIGKILL, 10.0)):
+            try:
+                os.killpg(process.pid, sig)
+            except ProcessLookupError:
+                pass
+            try:
+                process.wait(timeout=wait)
+            except subprocess.TimeoutExpired:
+                continue
+            try:  # the leader is gone; make sure no child it left behind keeps running
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            return
+
+    def outcome(self, argv: list[str], code: int | None, ended: str, recording: Recording, tail: str,
+                wall: float, limit: float) -> EpisodeOutcome:
+        """The termination and errors for how the program ended (see the module docstring)."""
+        errors: list[ErrorInfo] = []
+        termination: Termination
+        finish = recording.finish_signal
+        if ended == "timeout":
+            meaning, termination = f"killed: time limit {limit:g} s", "episode_timeout"
+            errors.append(ErrorInfo(kind="timeout", type="ExternalAgentTimeout",
+                                    message=f"the agent program ran past its time limit ({limit:g} s) and "
+                                            "was killed"))
+        elif ended == "interrupted":
+            meaning, termination = "killed: run interrupted", "interrupted"
+        else:
+            meaning = f"{code}: {MEANINGS.get(code, 'unknown exit code')}" if code is not None else "unknown"
+            termination = _termination(code, finish, has_log=recording.total_steps is not None
+                                       or bool(recording.steps))
+            if termination == "agent_error":
+                last = tail.strip().splitlines()[-1] if tail.strip() else "(no stderr)"
+                extra = "; ".join(recording.error_messages)
+                errors.append(ErrorInfo(kind="agent", type="ExternalAgentExit",
+                                        message=f"exit {meaning}: {last}" + (f"; {extra}" if extra else ""),
+                                        traceback=tail or None))
+        answer = next((s.action.answer for s in reversed(recording.steps) if isinstance(s.action, Finish)),
+                      None)
+        exit_info = AgentExit(
+            command=redact_argv(argv), exit_code=code if ended == "exited" else None, meaning=meaning,
+            completed=ended == "exited" and code in (0, 2, 4), finish_signal=finish,
+            reported_steps=recording.total_steps, elapsed_initial_s=recording.elapsed_initial_s,
+            elapsed_exec_s=recording.elapsed_exec_s, wall_s=wall, stderr_tail=tail or None)
+        for problem in recording.problems:
+            errors.append(ErrorInfo(kind="agent", type="RecordingProblem", message=problem))
+        return EpisodeOutcome(recording.steps, termination, answer, errors, exit_info)
+
+
+def _termination(code: int | None, finish_signal: int | None, has_log: bool) -> Termination:
+    if code in (0, 2, 4) and finish_signal == 1:
+        return "done"
+    if code == 4:
+        return "max_steps"
+    if code == 0:
+        return "max_steps" if has_log else "done"
+    if code == 2:
+        return "infeasible"
+    return "agent_error"
+
+
+def _pricer(model: str | None, price_in: float | None, price_out: float | None) -> Pricer | None:
+    if price_in is not None and price_out is not None:
+        pin, pout = float(price_in), float(price_out)
+        return lambda p, c: (p * pin + c * pout) / 1_000_000
+    if model:
+        table, name = PriceTable.builtin(), str(model)
+        return lambda p, c: table.cost(name, p, c)
+    return None
+
+
+def _secret_values() -> list[str]:
+    return [v for k, v in os.environ.items() if is_secret_key(k) and len(v) >= 8]
+
+
+def _scrub_files(paths: tuple[Path, ...]) -> None:
+    """The program's own output may echo its environment: keep secrets out of the run folder."""
+    secrets = _secret_values()
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        clean = scrub_text(text, secrets)
+        if clean != text:
+            path.write_text(clean, encoding="utf-8")
+
+
+def _tail(path: Path) -> str:
+    try:
+        data = path.read_bytes()[-STDERR_TAIL:]
+    except OSError:
+        return ""
+    return data.decode("utf-8", errors="replace")
