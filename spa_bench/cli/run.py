@@ -26,6 +26,7 @@ from spa_bench.errors import ConfigError
 if TYPE_CHECKING:
     from spa_bench.device.device import Device
     from spa_bench.errors import DeviceError
+    from spa_bench.models.config import ModelConfig
     from spa_bench.results.schema import EpisodeLog
     from spa_bench.runner.run import RunResult
     from spa_bench.runner.scheduler import Attempt
@@ -143,6 +144,11 @@ def run(
     max_retries: int = typer.Option(2, "--max-retries", min=0, help="Retries after device failures."),
     budget_usd: float | None = typer.Option(None, "--budget-usd", min=0,
                                             help="Start no new episode once finished ones cost more (USD)."),
+    judge_model: str | None = typer.Option(None, "--judge-model",
+                                           help="MLLM judge for tasks without state checks (e.g. gpt-4o)."),
+    judge_base_url: str | None = typer.Option(None, "--judge-base-url", help="The judge's endpoint."),
+    judge_api_key_env: str = typer.Option("OPENAI_API_KEY", "--judge-api-key-env",
+                                          help="Environment variable with the judge's key ('' = none)."),
 ) -> None:
     """Run agents on tasks and write results/<run-id>/ (manifest, episode logs, screenshots)."""
     from spa_bench.runner.config import AgentConfig, RunConfig, load_agent_config_file, parse_agent_args
@@ -170,7 +176,8 @@ def run(
                 tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task),
                 agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
                 out=out, max_steps=max_steps, step_timeout_s=step_timeout, episode_timeout_s=episode_timeout,
-                settle_s=settle, max_retries=max_retries, budget_usd=budget_usd)
+                settle_s=settle, max_retries=max_retries, budget_usd=budget_usd,
+                judge=_judge_config(judge_model, judge_base_url, judge_api_key_env))
         except ValueError as exc:
             raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None
         with Progress(*columns, console=console, transient=False) as progress:
@@ -193,6 +200,15 @@ def run(
     console.print(f"results: {result.run_dir}")
     if s.interrupted:
         raise typer.Exit(130)
+
+
+def _judge_config(model: str | None, base_url: str | None, key_env: str) -> ModelConfig | None:
+    """The judge that scores tasks without checks after each episode (key components always run)."""
+    if model is None:
+        return None
+    from spa_bench.evaluation.judge_config import default_judge_config
+
+    return default_judge_config(model, base_url=base_url, api_key_env=key_env or None)
 
 
 def _argv() -> list[str]:

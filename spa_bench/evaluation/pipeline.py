@@ -13,6 +13,7 @@ An evaluator that raises is recorded as a verdict with success None and the erro
 
 from __future__ import annotations
 
+import os
 import threading
 import traceback
 from collections.abc import Callable, Iterable, Sequence
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spa_bench.errors import ResultsError
+from spa_bench.errors import ConfigError, ResultsError
 from spa_bench.evaluation.base import EVALUATORS, Evaluator, family, now
 from spa_bench.evaluation.policy import INFRASTRUCTURE, JUDGE, KEY_COMPONENTS, latest
 from spa_bench.results.layout import RunLayout
@@ -159,6 +160,12 @@ class RunEvaluators:
 
     def __init__(self, judge: dict[str, Any] | None = None) -> None:
         self.judge = judge
+        model = (judge or {}).get("model")
+        if model is not None and not isinstance(model, str) and model.needs_key() \
+                and not (model.api_key_env and os.environ.get(model.api_key_env)):
+            # fail before any phone starts, not in the first episode without checks
+            raise ConfigError(f"the judge ({model.label}) needs an API key: set the environment variable "
+                              f"{model.api_key_env or 'named by api_key_env'}")
         self._lock = threading.Lock()
         self._evaluators: list[Evaluator] | None = None
 
@@ -173,7 +180,13 @@ class RunEvaluators:
         """Evaluate one finished episode if its task has no checks; True when verdicts were added."""
         if log.task.checks or not evaluable(log):
             return False
-        return bool(evaluate_episode(log, episode_dir, self.get()).added)
+        try:
+            return bool(evaluate_episode(log, episode_dir, self.get()).added)
+        except Exception as exc:  # e.g. the OCR engine cannot load: the episode stands, unscored
+            log.verdicts.append(Verdict(evaluator="key_components", success=None, created_at=now(),
+                                        error=ErrorInfo(kind="evaluator", type=type(exc).__name__,
+                                                        message=str(exc))))
+            return True
 
     def close(self) -> None:
         with self._lock:

@@ -9,6 +9,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from spa_bench.errors import ConfigError
+from spa_bench.models.config import ModelConfig
 from spa_bench.tasks.repository import TaskFilter
 
 
@@ -46,6 +47,9 @@ class RunConfig(BaseModel):
     episode_timeout_s: float = Field(3600.0, gt=0)
     settle_s: float = Field(0.0, ge=0)
     max_retries: int = Field(2, ge=0, description="retries of an episode after device failures")
+    evaluate: bool = Field(True, description="score tasks without state checks after each episode "
+                                             "(key components, and the judge when `judge` is set)")
+    judge: ModelConfig | None = Field(None, description="the MLLM judge's model for tasks without checks")
     budget_usd: float | None = Field(None, ge=0, description="start no new episode once the agent cost of "
                                                              "finished episodes exceeds this")
 

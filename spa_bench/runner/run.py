@@ -23,6 +23,7 @@ from spa_bench import __version__
 from spa_bench.agent import AGENTS, AgentFactory
 from spa_bench.device.device import Device
 from spa_bench.errors import ConfigError, DeviceError, RegistryError, ResultsError
+from spa_bench.evaluation.pipeline import RunEvaluators
 from spa_bench.results.layout import RunLayout, episode_id
 from spa_bench.results.schema import (
     AgentSpec,
@@ -177,6 +178,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     todo = [job for job in jobs if not _is_final(layout, job.episode_id)]
     started_at = datetime.now(UTC)
     events.planned(len(jobs), len(jobs) - len(todo))
+    scorers = RunEvaluators({"model": config.judge} if config.judge is not None else None)
     pool = _open_pool(config) if todo else DevicePool([])
     try:
         if manifest is None:
@@ -198,7 +200,10 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
             shutil.rmtree(layout.episode_dir(attempt.job.episode_id), ignore_errors=True)
             runner = EpisodeRunner(attempt.job, device, layout, limits, stop, attempt.number,
                                    attempt.errors, run_id)
-            return runner.run()
+            log = runner.run()
+            if config.evaluate and scorers.after_episode(log, layout.episode_dir(log.episode_id)):
+                layout.write_episode(log)  # verdicts of tasks without checks (evaluation/pipeline.py)
+            return log
 
         failed: dict[str, str] = {}
         done_before = {j.episode_id for j in jobs} - {j.episode_id for j in todo}
@@ -218,6 +223,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                                       config.max_retries)
     finally:
         pool.close()
+        scorers.close()
     logs = []
     for episode in layout.episode_ids():
         try:
