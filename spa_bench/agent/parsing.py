@@ -75,12 +75,17 @@ def parse_answer(text: str) -> ParsedAnswer:
             if action is None:
                 last_error = "the JSON object has no action type"
                 continue
-            if thought is None and thought_text is not None:
-                thought = _THOUGHT_LABEL.sub("", thought_text).strip() or None
-            if thought is None and label is None:
-                thought = _THOUGHT_LABEL.sub("", text[:text.find(candidate)]).strip() or None
+            if thought is None:
+                before = thought_text if thought_text is not None else text[:max(0, text.find(candidate))]
+                thought = _clean_thought(before)
             return ParsedAnswer(thought, normalize_action(action))
     raise AnswerParseError(last_error)
+
+
+def _clean_thought(text: str) -> str | None:
+    """Prose before the action, without its label and any opening code fence."""
+    text = re.sub(r"```\w*", "", text)
+    return _THOUGHT_LABEL.sub("", text).strip() or None
 
 
 def _objects(text: str) -> list[str]:
