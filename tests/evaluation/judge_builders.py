@@ -75,8 +75,9 @@ def write_episode(root: Path, the_task: Task, actions: Sequence[dict[str, Any] |
         action: Action | None = parse_action(raw) if raw is not None else None
         steps.append(StepRecord(index=i, started_at=T0 + timedelta(seconds=i), action=action,
                                 valid=action is not None, raw_action=raw,
-                                observation=ObservationRef(screenshot=f"screenshots/{i:03d}.png", hierarchy=xml,
-                                                           package=pkgs[i], width=W, height=H)))
+                                observation=ObservationRef(screenshot=f"screenshots/{i:03d}.png",
+                                                           hierarchy=xml, package=pkgs[i], width=W,
+                                                           height=H)))
     images[len(actions)].save(folder / "screenshots" / "final.png")
     log = EpisodeLog(episode_id=episode, run_id="run-1", status="finished", task=the_task,
                      instance=InstanceInfo(seed=0), agent=AgentSpec(name="a", reference="scripted"),

@@ -17,8 +17,8 @@ from spa_bench.evaluation.policy import decide_success
 from spa_bench.testing.openai_server import ErrorReply, RecordedRequest, ScriptedOpenAIServer, TextReply
 
 TAP = {"type": "tap", "x": 100, "y": 200}
-ACTIONS = [TAP, {"type": "type", "text": "héllo 世界"}, {"type": "swipe", "x1": 180, "y1": 500, "x2": 180, "y2": 100},
-           {"type": "finish"}]
+ACTIONS = [TAP, {"type": "type", "text": "héllo 世界"},
+           {"type": "swipe", "x1": 180, "y1": 500, "x2": 180, "y2": 100}, {"type": "finish"}]
 OK = "Reason: I believe this task is successful: the Bluetooth switch is on in screenshot 4.\nResult: 1"
 
 HIERARCHY = """<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>
@@ -57,7 +57,8 @@ def test_request_carries_annotated_screenshots_and_verdict_records_reason_and_co
     for shot in shots[:4]:
         assert shot.width == W and shot.height > H + STRIP_LINE_PX + 40
         assert shot.getpixel((W // 2, H + 2)) == (0, 0, 255)
-        strip = [shot.getpixel((x, y)) for x in range(0, W, 2) for y in range(H + STRIP_LINE_PX, shot.height, 2)]
+        strip = [shot.getpixel((x, y)) for x in range(0, W, 2)
+                 for y in range(H + STRIP_LINE_PX, shot.height, 2)]
         assert any(p[0] > 150 and p[1] < 80 for p in strip), "red 'Action:' label"
         assert any(max(p) < 60 for p in strip), "black action text"
     assert shots[4].size == (W, H), "the final screenshot has no action and no strip"
@@ -122,8 +123,8 @@ def test_unparsable_replies_are_retried_then_recorded_as_an_evaluator_error(tmp_
 
 def test_a_retry_that_parses_decides(tmp_path: Path) -> None:
     folder = write_episode(tmp_path, single_task(), ACTIONS)
-    with ScriptedOpenAIServer(["no idea", "Reason: I believe this task failed: Bluetooth is off.\nResult: 0"]) \
-            as server:
+    failed = "Reason: I believe this task failed: Bluetooth is off.\nResult: 0"
+    with ScriptedOpenAIServer(["no idea", failed]) as server:
         judge = JudgeEvaluator(local_model(server.base_url), parse_retries=1)
         verdict = judge.evaluate(load(folder), folder)
         judge.close()
