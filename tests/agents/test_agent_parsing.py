@@ -29,8 +29,8 @@ from spa_bench.device.elements import parse_hierarchy
     ('{"action_type": "status", "goal_status": "infeasible"}', {"type": "finish", "status": "infeasible"},
      None),
     ('{"action_type": "answer", "text": "42"}', {"type": "finish", "status": "done", "answer": "42"}, None),
-    ('思考：打开网络设置\n动作：{"type": "open_app", "app_name": "设置"}', {"type": "open_app", "app": "设置"},
-     "打开网络设置"),
+    ('思考：打开网络设置\n动作：{"type": "open_app", "app_name": "设置"}',
+     {"type": "open_app", "app": "设置"}, "打开网络设置"),
     ('Action: {"type": "scroll", "direction": "Down", "note": "a } in a string"}',
      {"type": "scroll", "direction": "down", "note": "a } in a string"}, None),
 ])
@@ -56,8 +56,8 @@ def test_parsed_actions_validate_against_the_action_union() -> None:
 HIERARCHY = """<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0">
 <node text="" class="android.widget.FrameLayout" bounds="[0,0][540,960]">
   <node text="Wi-Fi" class="android.widget.TextView" clickable="true" bounds="[20,100][300,160]"/>
-  <node text="" resource-id="x:id/switch_widget" class="android.widget.Switch" checkable="true" clickable="true"
-        bounds="[400,100][520,160]"/>
+  <node text="" resource-id="x:id/switch_widget" class="android.widget.Switch" checkable="true"
+        clickable="true" bounds="[400,100][520,160]"/>
 </node></hierarchy>"""
 
 
@@ -82,7 +82,8 @@ def test_label_text_colour_has_the_better_contrast() -> None:
 
 
 def test_spa_bench_actions_convert_or_stay_raw() -> None:
-    assert convert_action(["tap", {"detail_type": "coordinates", "detail": [540, 1200]}])[0] == Tap(x=540, y=1200)
+    tap = ["tap", {"detail_type": "coordinates", "detail": [540, 1200]}]
+    assert convert_action(tap)[0] == Tap(x=540, y=1200)
     assert convert_action(["Type", {"detail_type": "string", "detail": "hello"}])[0] == TypeText(text="hello")
     assert convert_action(["swipe", {"detail_type": "string", "detail": "up"}])[0] == Scroll(direction="down")
     assert convert_action(["SWIPE", {"detail_type": "coordinates", "detail": [[1, 2], [3, 4]]}])[0] == \

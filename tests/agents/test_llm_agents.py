@@ -126,7 +126,7 @@ def test_mllm_text_and_reflection_complete_the_task(results_dir: Path, api_key: 
     n = next(i for i, line in lines.items() if "'Network & internet'" in line)
     bounds = re.search(r"bounds=\[(\d+),(\d+)\]\[(\d+),(\d+)\]", lines[n])
     assert bounds is not None
-    left, top, right, bottom = (int(v) for v in bounds.groups())
+    _left, top, right, bottom = (int(v) for v in bounds.groups())
     assert marked.getpixel((right - 2, (top + bottom) // 2)) == PALETTE[n % len(PALETTE)]
     raw = Image.open(results_dir / mllm.run_id / "episodes" / mllm.episode_id / "screenshots" / "000.png")
     assert raw.convert("RGB").getpixel((right - 2, (top + bottom) // 2)) != PALETTE[n % len(PALETTE)]
