@@ -14,6 +14,7 @@ from spa_bench import __version__
 from spa_bench.cli import agents as agents_cli
 from spa_bench.cli import evaluate as evaluate_cli
 from spa_bench.cli import phone as phone_cli
+from spa_bench.cli import report as report_cli
 from spa_bench.cli import results as results_cli
 from spa_bench.cli import run as run_cli
 from spa_bench.cli import tasks as tasks_cli
@@ -28,6 +29,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command("run")(run_cli.run)
+app.command("report")(report_cli.report)
 app.command("evaluate")(evaluate_cli.evaluate)
 app.add_typer(agents_cli.app, name="agents")
 app.add_typer(tasks_cli.app, name="tasks")

@@ -198,6 +198,7 @@ def run(
         verdict = "stopped by the budget" if s.stopped_by_budget else "within budget"
         console.print(f"agent cost ${s.spent_usd:.4f} of budget ${s.budget_usd:.4f}{unknown}: {verdict}")
     console.print(f"results: {result.run_dir}")
+    _write_report(result.run_dir)
     if s.interrupted:
         raise typer.Exit(130)
 
@@ -209,6 +210,18 @@ def _judge_config(model: str | None, base_url: str | None, key_env: str) -> Mode
     from spa_bench.evaluation.judge_config import default_judge_config
 
     return default_judge_config(model, base_url=base_url, api_key_env=key_env or None)
+
+
+def _write_report(run_dir: Path) -> None:
+    """The run's HTML report; a report that cannot be written must not fail a run whose logs are safe."""
+    from spa_bench.report import write_report
+
+    try:
+        report = write_report([run_dir])
+    except Exception as exc:
+        console_err.print(f"[red]report not written:[/] {exc!r} (retry with `spa-bench report {run_dir}`)")
+        return
+    console.print(f"report: {report.path}", highlight=False, soft_wrap=True)
 
 
 def _argv() -> list[str]:

@@ -1,0 +1,33 @@
+"""`spa-bench report RUN_DIR... -o report.html [--embed]`: the HTML report of one or more runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from spa_bench.cli.common import console
+
+
+def report(
+    run_dirs: list[Path] = typer.Argument(..., help="Run folders (results/<run-id>), one or more."),
+    out: Path | None = typer.Option(None, "--out", "-o",
+                                    help="HTML file to write. Default: report.html in the first run folder."),
+    embed: bool = typer.Option(False, "--embed",
+                               help="Embed screenshots as JPEG thumbnails: one portable file. Default: "
+                                    "screenshots are referenced relative to the report (small file)."),
+) -> None:
+    """Write the HTML report (leaderboard, charts, every step of every episode) and print the
+    leaderboard."""
+    from spa_bench.report import write_report
+    from spa_bench.report.terminal import leaderboard_table
+
+    result = write_report(run_dirs, out, embed=embed)
+    title = result.runs[0].manifest.run_id if len(result.runs) == 1 else f"{len(result.runs)} runs"
+    console.print(leaderboard_table(result.metrics.agents, title=f"leaderboard: {title}"))
+    unreadable = sum(len(run.unreadable) for run in result.runs)
+    if unreadable:
+        console.print(f"[yellow]{unreadable} episode log(s) could not be read; listed in the report[/]")
+    size = result.size_bytes / 1e6
+    console.print(f"report: {result.path} ({result.episodes} episodes, {size:.1f} MB, "
+                  f"{result.seconds:.1f} s)", highlight=False, soft_wrap=True)

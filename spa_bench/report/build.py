@@ -1,0 +1,53 @@
+"""Building a report: read the runs, prepare the data, render the page, write it atomically."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from spa_bench.report.data import build_data
+from spa_bench.report.html import render_page
+from spa_bench.report.load import RunData, load_runs
+from spa_bench.results.layout import write_json_atomic
+
+if TYPE_CHECKING:
+    from spa_bench.evaluation.metrics import MetricsReport
+
+REPORT_FILE = "report.html"
+
+
+@dataclass
+class ReportResult:
+    path: Path
+    html: str
+    metrics: MetricsReport
+    runs: list[RunData]
+    episodes: int
+    seconds: float
+
+    @property
+    def size_bytes(self) -> int:
+        return len(self.html.encode("utf-8"))
+
+
+def build_report(run_dirs: list[Path], out: Path, *, embed: bool = False) -> ReportResult:
+    """The report page for `run_dirs`, as it would be written at `out` (image paths are relative to it)."""
+    started = time.perf_counter()
+    runs = load_runs([Path(d) for d in run_dirs])
+    data = build_data(runs, out, embed=embed)
+    ids = [run.manifest.run_id for run in runs]
+    title = f"spa-bench report: {ids[0]}" if len(ids) == 1 else f"spa-bench report: {len(ids)} runs"
+    page = render_page(data.document, data.chunks, title)
+    episodes = sum(len(run.logs) for run in runs)
+    return ReportResult(path=Path(out), html=page, metrics=data.metrics, runs=runs, episodes=episodes,
+                        seconds=time.perf_counter() - started)
+
+
+def write_report(run_dirs: list[Path], out: Path | None = None, *, embed: bool = False) -> ReportResult:
+    """Build and write the report; `out` defaults to report.html inside the (first) run folder."""
+    target = Path(out) if out is not None else Path(run_dirs[0]) / REPORT_FILE
+    result = build_report(run_dirs, target, embed=embed)
+    write_json_atomic(target, result.html)  # temporary file + rename: a reader never sees half a page
+    return result

@@ -1,0 +1,127 @@
+"""Episode details for the episode browser: steps, actions, verdicts and errors of every episode.
+
+Details are most of a report's weight (agent outputs of 10,000 episodes are tens of megabytes of text),
+so they are packed in chunks of CHUNK_SIZE episodes, each gzip-compressed and base64-encoded into the
+page; the page decompresses a chunk only when one of its episodes is opened (DecompressionStream).
+Screenshots are URLs relative to the report, or JPEG data URLs with `--embed`.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import quote
+
+from spa_bench.report.overlay import ElementResolver, describe, overlay
+from spa_bench.results.schema import EpisodeLog, ErrorInfo, ObservationRef, TokenUsage, Verdict
+
+CHUNK_SIZE = 50
+TEXT_LIMIT = 20_000  # characters of one agent output / traceback / evidence value kept in the page
+ImageSource = Callable[[str], str | None]  # path relative to the episode folder -> src for <img>
+
+
+def clip(text: str | None, limit: int = TEXT_LIMIT) -> str | None:
+    """Very long texts are cut (the episode log keeps them whole) and say so."""
+    if text is None or len(text) <= limit:
+        return text
+    return text[:limit] + f"\n… [{len(text) - limit} more characters in episode.json]"
+
+
+def relative_images(prefix: str) -> ImageSource:
+    """Screenshots referenced relative to the report: `prefix` is the episode folder seen from it."""
+    base = quote(prefix.replace("\\", "/"))
+
+    def source(path: str) -> str:
+        return f"{base}/{quote(path)}"
+
+    return source
+
+
+def _usage(usage: TokenUsage) -> list[Any]:
+    return [usage.prompt_tokens, usage.completion_tokens, usage.calls, usage.cost_usd]
+
+
+def _error(error: ErrorInfo | None) -> dict[str, Any] | None:
+    if error is None:
+        return None
+    return {"kind": error.kind, "type": error.type, "message": clip(error.message, 4000),
+            "traceback": clip(error.traceback, 8000), "step": error.step}
+
+
+def _plain(value: Any) -> Any:
+    """Evidence details are free-form: keep them JSON, cut long strings."""
+    if isinstance(value, str):
+        return clip(value, 4000)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if value is None or isinstance(value, bool | int):
+        return value
+    return str(value)
+
+
+def _verdict(verdict: Verdict) -> dict[str, Any]:
+    return {"evaluator": verdict.evaluator, "success": verdict.success,
+            "evidence": [{"summary": clip(e.summary, 4000), "step": e.screenshot_index,
+                          "details": _plain(e.details)} for e in verdict.evidence],
+            "usage": _usage(verdict.usage), "error": _error(verdict.error)}
+
+
+def _image(observation: ObservationRef | None, images: ImageSource) -> list[Any] | None:
+    if observation is None or not observation.screenshot:
+        return None
+    return [images(observation.screenshot), observation.width, observation.height]
+
+
+def episode_details(log: EpisodeLog, resolver: ElementResolver, images: ImageSource) -> dict[str, Any]:
+    """What the episode view shows, compact: steps are lists (see the `S_*` indices in report.js)."""
+    steps = []
+    for step in log.steps:
+        action = step.action
+        steps.append([
+            step.index,
+            _image(step.observation, images),
+            describe(action) if action is not None else None,
+            overlay(action, step.observation, resolver),
+            clip(step.agent_output),
+            step.valid,
+            step.invalid_reason,
+            None if step.valid else clip(json.dumps(step.raw_action, ensure_ascii=False, default=str), 2000),
+            _usage(step.usage),
+            [round(step.timings.observe_s, 3), round(step.timings.agent_s, 3),
+             round(step.timings.execute_s, 3),
+             None if step.timings.model_s is None else round(step.timings.model_s, 3)],
+            _error(step.error),
+            step.observation.package,
+        ])
+    return {
+        "id": log.episode_id, "status": log.status, "attempt": log.attempt,
+        "started": log.started_at.isoformat(timespec="seconds"),
+        "device": log.device.model_dump(exclude_none=True),
+        "seed": str(log.instance.seed), "params": _plain(log.instance.parameters),
+        "task_file": log.task_file, "answer": clip(log.answer, 4000), "steps": steps,
+        "final": _image(log.final_observation, images),
+        "verdicts": [_verdict(v) for v in log.verdicts],
+        "errors": [_error(e) for e in log.errors],
+        "usage": _usage(log.usage),
+        "timings": [round(log.timings.setup_s, 3), round(log.timings.total_s, 3),
+                    round(log.timings.agent_s, 3), round(log.timings.device_s, 3)],
+        "state": {k: clip(v, 2000) for k, v in log.captured_state.items()},
+    }
+
+
+def pack_chunks(details: Sequence[dict[str, Any]], size: int = CHUNK_SIZE) -> list[str]:
+    """gzip + base64 of the JSON of each run of `size` episodes. Base64 text cannot close a <script>."""
+    chunks = []
+    for start in range(0, len(details), size):
+        raw = json.dumps(details[start:start + size], ensure_ascii=False, separators=(",", ":"),
+                         allow_nan=False).encode("utf-8")
+        chunks.append(base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii"))
+    return chunks

@@ -1,0 +1,84 @@
+"""Reading the run folders a report is built from.
+
+The report reads only the results contract (manifest, summary, episode logs; see spa_bench.results).
+A log that cannot be read is not fatal: a report of 9,999 episodes is worth more than an error, so such
+files are listed in the report's errors summary instead.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from spa_bench.errors import ResultsError, SpaBenchError
+from spa_bench.results.layout import RunLayout, read_model
+from spa_bench.results.schema import EpisodeLog, RunManifest, RunSummary
+from spa_bench.tasks.model import Task
+
+
+@dataclass
+class RunData:
+    """One run folder as the report sees it."""
+
+    root: Path
+    manifest: RunManifest
+    summary: RunSummary | None
+    logs: list[EpisodeLog]
+    unreadable: dict[str, str] = field(default_factory=dict)  # episode id -> why
+    named_suites: dict[str, set[str]] = field(default_factory=dict)  # suite name -> task ids
+
+
+def _named_suites(manifest: RunManifest) -> dict[str, set[str]]:
+    """Named suites (suites.yaml filters) of the run's task tree, if that tree is still on this machine.
+    Best effort: folder suites come from the logs themselves, named ones are a bonus."""
+    root = Path(manifest.tasks_root)
+    if not (root / "suites.yaml").is_file():
+        return {}
+    from spa_bench.tasks.repository import TaskFilter, TaskRepository
+
+    try:
+        repo = TaskRepository(root)
+        return {name: {r.id for r in repo.select(TaskFilter(suites=[name]))} for name in repo.named_suites}
+    except SpaBenchError:
+        return {}
+
+
+def load_run(root: Path) -> RunData:
+    """Read a run folder. A folder without a readable manifest is an error (it is not a run)."""
+    layout = RunLayout(Path(root))
+    manifest = layout.read_manifest()
+    summary = layout.read_summary() if layout.summary_path.is_file() else None
+    logs: list[EpisodeLog] = []
+    unreadable: dict[str, str] = {}
+    for episode in layout.episode_ids():
+        try:
+            logs.append(read_model(layout.episode_path(episode), EpisodeLog))
+        except ResultsError as exc:
+            unreadable[episode] = str(exc)
+    return RunData(root=layout.root, manifest=manifest, summary=summary, logs=logs, unreadable=unreadable,
+                   named_suites=_named_suites(manifest))
+
+
+def load_runs(roots: list[Path]) -> list[RunData]:
+    """Read every run folder once (a folder given twice is read once)."""
+    if not roots:
+        raise ResultsError("no run folder given")
+    seen: set[str] = set()
+    runs = []
+    for root in roots:
+        key = os.path.realpath(root)
+        if key not in seen:
+            seen.add(key)
+            runs.append(load_run(Path(root)))
+    return runs
+
+
+def task_suites(task: Task, task_file: str | None, run: RunData) -> list[str]:
+    """The suites a task belongs to: its folder under the tasks root, and every named suite listing it."""
+    suites = []
+    if task_file:
+        parts = Path(task_file).parts
+        suites.append(parts[0] if len(parts) > 1 else "default")
+    suites += sorted(name for name, ids in run.named_suites.items() if task.id in ids)
+    return suites
