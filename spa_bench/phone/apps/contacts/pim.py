@@ -174,7 +174,7 @@ def top_bar(
             title,
             kit.title_large,
             p.on_surface,
-            rid=f"{package}:id/title",
+            rid=f"{package}:id/toolbar_title",
         )
     )
     return bar, h
