@@ -1,6 +1,9 @@
 """One episode: reset the device, set the task up, let the agent act step by step, check the result.
 
 The log is written after every step (atomically), so a crash loses at most the step in flight.
+An agent that does the whole episode in one call (spa_bench.agent.external.EpisodeAgent: an external
+program) replaces the step loop; its recorded steps are copied into the log, then the episode ends
+like any other (final screenshot, state checks).
 Termination reasons: done / infeasible (the agent said so), max_steps, step_timeout, episode_timeout,
 agent_error (the agent raised), interrupted (the run was stopped). Device failures (DeviceOffline,
 DeviceTimeout) are recorded in the log and re-raised, so that the scheduler can retry the episode on
