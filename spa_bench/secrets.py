@@ -19,8 +19,12 @@ _SECRET_KEY = re.compile(
 _SECRET_VALUE = re.compile(r"\b(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,})\b")
 
 
+# ...but the *name* of a variable or file that holds a secret is not one: api_key_env, token_file.
+_REFERENCE_SUFFIX = re.compile(r"[_-](env|env_var|var|file|path)$", re.I)
+
+
 def is_secret_key(key: str) -> bool:
-    return bool(_SECRET_KEY.search(key))
+    return bool(_SECRET_KEY.search(key)) and not _REFERENCE_SUFFIX.search(key)
 
 
 def redact_mapping(values: Mapping[str, Any]) -> dict[str, Any]:

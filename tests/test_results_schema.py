@@ -92,9 +92,9 @@ def test_cli_prints_schemas(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_secrets_are_redacted() -> None:
     args = redact_mapping({"model": "gpt-4o", "api_key": "sk-live-123456789012345678", "max_tokens": 300,
-                           "client": {"auth_token": "abc"}})
+                           "client": {"auth_token": "abc"}, "api_key_env": "MY_KEY", "token_file": "t.txt"})
     assert args == {"model": "gpt-4o", "api_key": REDACTED, "max_tokens": 300,
-                    "client": {"auth_token": REDACTED}}
+                    "client": {"auth_token": REDACTED}, "api_key_env": "MY_KEY", "token_file": "t.txt"}
     argv = redact_argv(["run", "--agent-arg", "api_key=hunter2hunter2", "--api-key", "abc", "--seed", "1"])
     assert "hunter2hunter2" not in " ".join(argv) and "abc" not in argv and "1" in argv
     assert scrub_text("key sk-abcdefghijklmnopqrstuvwx used") == f"key {REDACTED} used"
