@@ -18,6 +18,7 @@ APPS.add_lazy("com.android.contacts", "spa_bench.phone.apps.contacts:ContactsApp
 APPS.add_lazy("com.android.messaging", "spa_bench.phone.apps.messages:MessagesApp")
 APPS.add_lazy("com.android.deskclock", "spa_bench.phone.apps.clock:ClockApp")
 APPS.add_lazy("com.android.calendar", "spa_bench.phone.apps.calendar:CalendarApp")
+APPS.add_lazy("com.google.android.keep", "spa_bench.phone.apps.notes:NotesApp")
 APPS.add_lazy("com.android.calculator2", "spa_bench.phone.apps.calculator:CalculatorApp")
 APPS.add_lazy("com.android.documentsui", "spa_bench.phone.apps.files:FilesApp")
 APPS.add_lazy("com.spa.shop", "spa_bench.phone.apps.shop:ShopApp")

@@ -20,7 +20,7 @@ from spa_bench.phone.api import ProviderError
 from spa_bench.phone.apps.base import Activity, AppContext
 from spa_bench.phone.apps.contacts import pim_icons as _icons  # noqa: F401  (registers the glyphs)
 from spa_bench.phone.system.providers import SqliteTableProvider
-from spa_bench.phone.ui import FRAME, LINEAR, Canvas, ImageView, Kit, Rect, TextView, View, tone
+from spa_bench.phone.ui import FRAME, LINEAR, Canvas, EditText, ImageView, Kit, Rect, TextView, View, tone
 from spa_bench.phone.ui.view import Callback
 
 SeedFn = Callable[[sqlite3.Connection], None]
@@ -385,3 +385,61 @@ def prefill(activity: Activity, values: dict[str, str]) -> None:
 
 def field(activity: Activity, key: str) -> str:
     return str(activity.ui(f"text:{key}", "")).strip()
+
+
+class TextArea(EditText):
+    """A multi-line EditText: wrapped text from the top, the cursor after the last character."""
+
+    def paint(self, canvas: Canvas) -> None:
+        from spa_bench.phone.ui import fonts
+
+        b = self.bounds
+        if self.bg is not None:
+            canvas.fill(b, self.bg, self.radius)
+        pad = max(8, self.size // 2)
+        width = b.width - 2 * pad
+        lh = TextView.line_height(self.size)
+        max_lines = max(1, (b.height - pad) // lh)
+        text = self.value or self.hint
+        lines: list[str] = []
+        for para in text.split("\n"):
+            lines.extend(fonts.wrap(para, self.size, width, max_lines) or [""])
+        lines = lines[:max_lines]
+        color = self.fg if self.value else self.hint_color
+        for i, line in enumerate(lines):
+            canvas.text(b.left + pad, b.top + pad + lh * (i + 0.5), line, self.size, color)
+        if self.focused:
+            last = lines[-1] if self.value and lines else ""
+            x = b.left + pad + fonts.text_width(last, self.size) + 2
+            cy = b.top + pad + lh * (len(lines) - 0.5 if self.value else 0.5)
+            half = round(self.size * 0.65)
+            canvas.line(x, cy - half, x, cy + half, self.accent, max(2, self.size // 14))
+
+
+def text_area(
+    kit: Kit,
+    rect: Rect,
+    key: str,
+    value: str,
+    hint: str,
+    focused: bool,
+    on_change: Callable[[str], None],
+    rid: str,
+    size: int = 0,
+) -> TextArea:
+    p = kit.palette
+    return TextArea(
+        rect,
+        key,
+        value,
+        hint,
+        size or kit.body_large,
+        fg=p.on_surface,
+        hint_color=p.on_surface_variant,
+        bg=None,
+        focused=focused,
+        on_change=on_change,
+        rid=rid,
+        accent=p.primary,
+        underline=False,
+    )
