@@ -22,6 +22,7 @@ APPS.add_lazy("com.google.android.keep", "spa_bench.phone.apps.notes:NotesApp")
 APPS.add_lazy("com.android.calculator2", "spa_bench.phone.apps.calculator:CalculatorApp")
 APPS.add_lazy("com.android.documentsui", "spa_bench.phone.apps.files:FilesApp")
 APPS.add_lazy("com.spa.shop", "spa_bench.phone.apps.shop:ShopApp")
+APPS.add_lazy("com.spa.chat", "spa_bench.phone.apps.chat:ChatApp")
 
 A = TypeVar("A", bound=type[App])
 

@@ -70,6 +70,7 @@ class ProductActivity(ShopActivity):
                 "title_en": product.title_en,
                 "title_zh": product.title_zh,
                 "price": product.price,
+                "caller": self.ctx.package,
             },
             package=package,
         )
