@@ -125,7 +125,7 @@ class DeskClock(ClockActivity):
         )
         sw, sh = kit.dp(52), kit.dp(32)
         cy = t + kit.dp(64)
-        card.add(
+        switch = card.add(
             Switch(
                 Rect(inner_r - sw, cy - sh // 2, inner_r, cy + sh // 2),
                 a.enabled,
@@ -136,6 +136,7 @@ class DeskClock(ClockActivity):
                 on_click=partial(self._toggle, a),
             )
         )
+        switch.desc = time_text  # TalkBack reads the alarm's time on its switch
         card.add(
             TextView(
                 Rect(inner_l, t + kit.dp(96), inner_r - kit.dp(56), t + kit.dp(124)),
