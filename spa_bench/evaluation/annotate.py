@@ -18,6 +18,7 @@ Pillow is imported inside the functions: importing this module is cheap.
 from __future__ import annotations
 
 import textwrap
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -177,7 +178,19 @@ def trajectory(log: EpisodeLog, episode_dir: Path) -> list[Frame]:
     return frames
 
 
+_fonts = threading.local()
+
+
 def _font(size: int) -> ImageFont.FreeTypeFont:
+    """Loaded once per size and thread: the CJK collection is large and every caption needs it; a
+    FreeType face must not be shared by threads drawing at once."""
+    cache: dict[int, ImageFont.FreeTypeFont] = _fonts.__dict__.setdefault("by_size", {})
+    if size not in cache:
+        cache[size] = _load_font(size)
+    return cache[size]
+
+
+def _load_font(size: int) -> ImageFont.FreeTypeFont:
     import noto_cjk_sans_otc
     from PIL import ImageFont
 
