@@ -11,24 +11,23 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spa_bench import __version__
-from spa_bench.evaluation.metrics import compute_metrics
+from spa_bench.errors import ResultsError
+from spa_bench.evaluation.metrics import EPISODE_COLUMNS, MetricsReport, episode_row, summarize
 from spa_bench.evaluation.policy import INFRASTRUCTURE
-from spa_bench.report.details import CHUNK_SIZE, ImageSource, episode_details, pack_chunks, relative_images
-from spa_bench.report.load import RunData, task_suites
+from spa_bench.report.details import CHUNK_SIZE, ImageSource, RelativeImages, episode_details, pack_chunk
+from spa_bench.report.load import RunData, read_episode, task_suites
 from spa_bench.report.overlay import ElementResolver
 from spa_bench.results.schema import EpisodeLog
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from spa_bench.evaluation.metrics import MetricsReport
 
 DOCUMENT_VERSION = 1
 # Episode columns copied from the metrics episode table, as (name in the page, column, kind).
@@ -79,18 +78,97 @@ class _Index:
         return self._pos[value]
 
 
-def _error_groups(logs: list[EpisodeLog]) -> list[dict[str, Any]]:
+def _error_groups(errors: list[list[tuple[str, str, str]]]) -> list[dict[str, Any]]:
     """Errors recorded in episodes, grouped by kind and exception type, with an example and where."""
     groups: dict[tuple[str, str], dict[str, Any]] = {}
-    for i, log in enumerate(logs):
-        for error in log.errors:
-            group = groups.setdefault((error.kind, error.type), {
-                "kind": error.kind, "type": error.type, "count": 0, "message": error.message[:500],
-                "episodes": []})
+    for i, episode_errors in enumerate(errors):
+        for kind, type_, message in episode_errors:
+            group = groups.setdefault((kind, type_), {
+                "kind": kind, "type": type_, "count": 0, "message": message[:500], "episodes": []})
             group["count"] += 1
             if len(group["episodes"]) < 50 and (not group["episodes"] or group["episodes"][-1] != i):
                 group["episodes"].append(i)
     return sorted(groups.values(), key=lambda g: (-g["count"], g["kind"], g["type"]))
+
+
+def table_from_rows(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    """metrics.episode_table from rows made by metrics.episode_row in worker processes (the same frame:
+    tests compare them), so logs need not be sent back from the workers."""
+    import pandas as pd
+
+    table = pd.DataFrame(rows, columns=EPISODE_COLUMNS)
+    for column in ("success", "premature", "overdue"):
+        table[column] = table[column].astype("boolean")
+    for column in ("completed", "infrastructure_failure"):
+        table[column] = table[column].astype(bool)
+    return table
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """Up to CHUNK_SIZE episodes of one run: what a worker process reads and prepares."""
+
+    root: Path
+    episode_ids: tuple[str, ...]
+    image_prefix: str  # the run's episodes/ folder relative to the report
+    embed: bool
+    named_suites: dict[str, set[str]]
+
+
+@dataclass
+class ChunkResult:
+    rows: list[dict[str, Any]]  # metrics.episode_row per episode
+    infos: list[dict[str, Any]]  # what the index needs beyond the metrics row
+    packed: str  # the episodes' details, gzip + base64
+    unreadable: dict[str, str]
+
+
+def _task_info(log: EpisodeLog, named: dict[str, set[str]]) -> dict[str, Any]:
+    task = log.task
+    return {"id": task.id, "instruction": task.instruction, "lang": task.language, "diff": task.difficulty,
+            "cat": task.category, "apps": task.packages,
+            "app_names": {a.package: a.display_name("en") for a in task.apps},
+            "suites": task_suites(task, log.task_file, named), "golden": task.golden_steps,
+            "checks": [c.description for c in task.checks if getattr(c, "description", None)],
+            "components": task.components}
+
+
+def prepare_chunk(job: ChunkJob) -> ChunkResult:
+    """Read, validate and condense one chunk of episodes (runs in a worker process for big reports)."""
+    rows, infos, details, unreadable = [], [], [], {}
+    for episode in job.episode_ids:
+        folder = job.root / "episodes" / episode
+        try:
+            log = read_episode(folder / "episode.json")
+        except ResultsError as exc:
+            unreadable[episode] = str(exc)
+            continue
+        rows.append(episode_row(log))
+        infos.append({"id": log.episode_id, "agent": log.agent.name, "term": log.termination or log.status,
+                      "task": _task_info(log, job.named_suites),
+                      "errors": [(e.kind, e.type, e.message) for e in log.errors]})
+        images: ImageSource
+        if job.embed:
+            from spa_bench.report.images import embedded_images
+
+            images = embedded_images(folder)
+        else:
+            images = RelativeImages(f"{job.image_prefix}/{episode}")
+        details.append(episode_details(log, ElementResolver(folder), images))
+    return ChunkResult(rows=rows, infos=infos, packed=pack_chunk(details), unreadable=unreadable)
+
+
+def _run_all(jobs: list[ChunkJob], workers: int | None) -> list[ChunkResult]:
+    """Chunks in order; in worker processes when there are enough of them to pay for the start-up."""
+    workers = workers if workers is not None else min(8, os.cpu_count() or 1)
+    if workers <= 1 or len(jobs) < 4:
+        return [prepare_chunk(job) for job in jobs]
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        return list(pool.map(prepare_chunk, jobs))
 
 
 def _run_meta(run: RunData, out_dir: Path) -> dict[str, Any]:
@@ -106,83 +184,57 @@ def _run_meta(run: RunData, out_dir: Path) -> dict[str, Any]:
     }
 
 
-def _image_sources(run: RunData, logs: list[EpisodeLog], out_dir: Path,
-                   embed: bool) -> list[ImageSource]:
-    if embed:
-        from spa_bench.report.images import embedded_images
-
-        return [embedded_images(run.root / "episodes" / log.episode_id) for log in logs]
-    prefix = os.path.relpath(run.root / "episodes", out_dir).replace(os.sep, "/")
-    return [relative_images(f"{prefix}/{log.episode_id}") for log in logs]
-
-
-def _details(runs: list[RunData], out_dir: Path, embed: bool) -> list[dict[str, Any]]:
-    jobs: list[tuple[EpisodeLog, Path, ImageSource]] = []
-    for run in runs:
-        sources = _image_sources(run, run.logs, out_dir, embed)
-        jobs += [(log, run.root / "episodes" / log.episode_id, source)
-                 for log, source in zip(run.logs, sources, strict=True)]
-
-    def one(job: tuple[EpisodeLog, Path, ImageSource]) -> dict[str, Any]:
-        log, folder, source = job
-        return episode_details(log, ElementResolver(folder), source)
-
-    if embed:  # image decoding releases the GIL: worth threads
-        with ThreadPoolExecutor(max_workers=min(8, (os.cpu_count() or 2) + 2)) as pool:
-            return list(pool.map(one, jobs))
-    return [one(job) for job in jobs]
-
-
-def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False,
+def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, workers: int | None = None,
                now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> ReportData:
     """Everything the page needs, from the runs, for a report written at `out_path`."""
     out_dir = Path(out_path).resolve().parent
-    logs = [log for run in runs for log in run.logs]
-    run_of = [i for i, run in enumerate(runs) for _ in run.logs]
-    metrics = compute_metrics(logs)
-    table = metrics.episodes
+    jobs, job_run = [], []
+    for r, run in enumerate(runs):
+        prefix = os.path.relpath(run.root / "episodes", out_dir).replace(os.sep, "/")
+        for start in range(0, len(run.episode_ids), CHUNK_SIZE):
+            jobs.append(ChunkJob(root=run.root, episode_ids=tuple(run.episode_ids[start:start + CHUNK_SIZE]),
+                                 image_prefix=prefix, embed=embed, named_suites=run.named_suites))
+            job_run.append(r)
+    results = _run_all(jobs, workers)
+
+    rows = [row for res in results for row in res.rows]
+    infos = [info for res in results for info in res.infos]
+    table = table_from_rows(rows)
+    metrics = MetricsReport(episodes=table, agents=summarize(table))
 
     agents, terms, apps, suites, tasks = _Index(), _Index(), _Index(), _Index(), _Index()
+    for name in sorted({info["agent"] for info in infos}):
+        agents(name)
     task_rows: list[dict[str, Any]] = []
     app_names: dict[str, str] = {}
-    episode_task = []
-    for log, r in zip(logs, run_of, strict=True):
-        task = log.task
-        key = (task.id, task.instruction)
-        t = tasks(key)
-        if t == len(task_rows):
-            for ref in task.apps:
-                app_names.setdefault(ref.package, ref.display_name("en"))
-            task_rows.append({"id": task.id, "instruction": task.instruction, "lang": task.language,
-                              "diff": task.difficulty, "cat": task.category,
-                              "apps": [apps(p) for p in task.packages],
-                              "suites": [suites(s) for s in task_suites(task, log.task_file, runs[r])],
-                              "golden": task.golden_steps, "checks": [c.description for c in task.checks
-                                                                      if getattr(c, "description", None)],
-                              "components": task.components})
-        episode_task.append(t)
-    agent_order = sorted({log.agent.name for log in logs})
-    for name in agent_order:
-        agents(name)
-    columns: dict[str, list[Any]] = {
-        "id": [log.episode_id for log in logs], "run": run_of,
-        "agent": [agents(log.agent.name) for log in logs], "task": episode_task,
-        "term": [terms(log.termination or log.status) for log in logs],
-        "source": table["success_source"].tolist(), "reason": table["success_reason"].tolist(),
-    }
+    columns: dict[str, list[Any]] = {k: [] for k in ("id", "run", "agent", "task", "term", "chunk", "pos")}
+    for c, (res, r) in enumerate(zip(results, job_run, strict=True)):
+        for pos, info in enumerate(res.infos):
+            task = info["task"]
+            t = tasks((task["id"], task["instruction"]))
+            if t == len(task_rows):
+                app_names.update({k: v for k, v in task.pop("app_names").items() if k not in app_names})
+                task["apps"] = [apps(p) for p in task["apps"]]
+                task["suites"] = [suites(x) for x in task["suites"]]
+                task_rows.append(task)
+            for key, value in (("id", info["id"]), ("run", r), ("agent", agents(info["agent"])), ("task", t),
+                               ("term", terms(info["term"])), ("chunk", c), ("pos", pos)):
+                columns[key].append(value)
+    columns["source"] = table["success_source"].tolist()
+    columns["reason"] = table["success_reason"].tolist()
     for name, column, kind in EPISODE_FIELDS:
         columns[name] = _column(table, column, kind)
-    kinds = table["error_kinds"].tolist()
-    columns["error_kinds"] = [k or "" for k in kinds]
 
-    details = _details(runs, out_dir, embed)
+    for res, r in zip(results, job_run, strict=True):
+        runs[r].unreadable.update(res.unreadable)
     document = {
         "version": DOCUMENT_VERSION, "generated": now().isoformat(timespec="seconds"),
         "spa_bench_version": __version__, "embedded_images": embed,
         "runs": [_run_meta(run, out_dir) for run in runs],
         "agents": agents.values, "terms": terms.values, "apps": apps.values,
         "app_names": app_names, "suites": suites.values, "tasks": task_rows,
-        "infrastructure_terms": sorted(INFRASTRUCTURE),
-        "episodes": columns, "chunk_size": CHUNK_SIZE, "errors": _error_groups(logs),
+        "infrastructure_terms": sorted(INFRASTRUCTURE), "episodes": columns,
+        "errors": _error_groups([info["errors"] for info in infos]),
+        "details": {"inline": embed, "dir": None},
     }
-    return ReportData(document=document, chunks=pack_chunks(details, CHUNK_SIZE), metrics=metrics)
+    return ReportData(document=document, chunks=[res.packed for res in results], metrics=metrics)

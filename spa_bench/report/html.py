@@ -3,7 +3,9 @@
 Data goes in as JSON inside <script type="application/json">; every `<`, `>` and `&` in it is written
 as a \\u escape, so no task or agent text can close the script element or open a comment (`</script>`,
 `<!--`). A Content-Security-Policy admits only this page's own script and style (by hash) and no
-connections at all: even a slip in escaping could not run injected code or reach the network.
+connections at all: even a slip in escaping could not run injected code or reach the network. Scripts
+that page script adds itself (the episode-detail files next to the report) are admitted by
+'strict-dynamic'.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ def _hash(text: str) -> str:
 
 def content_security_policy(js: str, css: str) -> str:
     return ("default-src 'none'; "
-            f"script-src {_hash(js)}; style-src {_hash(css)}; "
+            f"script-src {_hash(js)} 'strict-dynamic'; style-src {_hash(css)}; "
             "img-src 'self' data: file:; base-uri 'none'; form-action 'none'")
 
 

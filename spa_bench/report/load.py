@@ -2,7 +2,7 @@
 
 The report reads only the results contract (manifest, summary, episode logs; see spa_bench.results).
 A log that cannot be read is not fatal: a report of 9,999 episodes is worth more than an error, so such
-files are listed in the report's errors summary instead.
+files are listed in the report's errors summary instead (see data.py).
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from pydantic import ValidationError
 
 from spa_bench.errors import ResultsError, SpaBenchError
 from spa_bench.results.layout import RunLayout, read_model
@@ -19,14 +21,23 @@ from spa_bench.tasks.model import Task
 
 @dataclass
 class RunData:
-    """One run folder as the report sees it."""
+    """One run folder as the report sees it (episode logs are read later, chunk by chunk)."""
 
     root: Path
     manifest: RunManifest
     summary: RunSummary | None
-    logs: list[EpisodeLog]
-    unreadable: dict[str, str] = field(default_factory=dict)  # episode id -> why
+    episode_ids: list[str]
+    unreadable: dict[str, str] = field(default_factory=dict)  # episode id -> why (filled by data.py)
     named_suites: dict[str, set[str]] = field(default_factory=dict)  # suite name -> task ids
+
+
+def read_episode(path: Path) -> EpisodeLog:
+    """One episode log. pydantic parses the bytes directly (3-4x faster than json.loads + validate, which
+    matters at 10,000 logs); anything wrong is re-read by read_model for its usual precise message."""
+    try:
+        return EpisodeLog.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError):
+        return read_model(path, EpisodeLog)
 
 
 def _named_suites(manifest: RunManifest) -> dict[str, set[str]]:
@@ -45,18 +56,11 @@ def _named_suites(manifest: RunManifest) -> dict[str, set[str]]:
 
 
 def load_run(root: Path) -> RunData:
-    """Read a run folder. A folder without a readable manifest is an error (it is not a run)."""
+    """Read a run folder's manifest and summary. A folder without a readable manifest is not a run."""
     layout = RunLayout(Path(root))
     manifest = layout.read_manifest()
     summary = layout.read_summary() if layout.summary_path.is_file() else None
-    logs: list[EpisodeLog] = []
-    unreadable: dict[str, str] = {}
-    for episode in layout.episode_ids():
-        try:
-            logs.append(read_model(layout.episode_path(episode), EpisodeLog))
-        except ResultsError as exc:
-            unreadable[episode] = str(exc)
-    return RunData(root=layout.root, manifest=manifest, summary=summary, logs=logs, unreadable=unreadable,
+    return RunData(root=layout.root, manifest=manifest, summary=summary, episode_ids=layout.episode_ids(),
                    named_suites=_named_suites(manifest))
 
 
@@ -74,11 +78,11 @@ def load_runs(roots: list[Path]) -> list[RunData]:
     return runs
 
 
-def task_suites(task: Task, task_file: str | None, run: RunData) -> list[str]:
+def task_suites(task: Task, task_file: str | None, named: dict[str, set[str]]) -> list[str]:
     """The suites a task belongs to: its folder under the tasks root, and every named suite listing it."""
     suites = []
     if task_file:
         parts = Path(task_file).parts
         suites.append(parts[0] if len(parts) > 1 else "default")
-    suites += sorted(name for name, ids in run.named_suites.items() if task.id in ids)
+    suites += sorted(name for name, ids in named.items() if task.id in ids)
     return suites

@@ -381,23 +381,35 @@
   }
 
   // ---------------------------------------------------------------- episode details (lazy)
-  const chunkCache = new Map();
+  const chunkCache = new Map(), pendingChunks = new Map();
+  // Detail files beside the report call this (see build.write_details).
+  window.spaDetails = (c, text) => { const done = pendingChunks.get(c); if (done) done(text); };
+  function chunkText(c) {
+    const el = document.getElementById("spa-chunk-" + c);
+    if (el) return Promise.resolve(el.textContent);
+    return new Promise((resolve, reject) => {
+      const src = `${DOC.details.dir}/details-${String(c).padStart(5, "0")}.js`;
+      const tag = document.createElement("script");
+      pendingChunks.set(c, (text) => { pendingChunks.delete(c); resolve(text); });
+      tag.addEventListener("error", () => reject(new Error(`cannot load ${src}: keep the report's _files folder beside it (or build it with --embed)`)));
+      tag.src = src;
+      document.head.appendChild(tag);
+    });
+  }
   function loadChunk(c) {
     if (!chunkCache.has(c)) {
-      const promise = (async () => {
-        const el = document.getElementById("spa-chunk-" + c);
-        if (!el) throw new Error("episode details are missing from this report");
+      chunkCache.set(c, chunkText(c).then(async (text) => {
         if (typeof DecompressionStream === "undefined") throw new Error("this browser cannot decompress the episode details (DecompressionStream)");
-        const bin = atob(el.textContent.trim()), bytes = new Uint8Array(bin.length);
+        const bin = atob(text.trim()), bytes = new Uint8Array(bin.length);
         for (let j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
         const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
         return JSON.parse(await new Response(stream).text());
-      })();
-      chunkCache.set(c, promise);
+      }));
+      chunkCache.get(c).catch(() => chunkCache.delete(c));
     }
     return chunkCache.get(c);
   }
-  function details(i) { return loadChunk(Math.floor(i / DOC.chunk_size)).then((c) => c[i % DOC.chunk_size]); }
+  function details(i) { return loadChunk(E.chunk[i]).then((c) => c[E.pos[i]]); }
   let openIndex = null;
   function openEpisode(i) {
     openIndex = i;
@@ -432,12 +444,12 @@
     const [p, c, calls, cost] = u;
     return calls || p || c ? `${int(p + c)} tokens (${int(p)} in, ${int(c)} out), ${calls} call${calls === 1 ? "" : "s"}, ${usd(cost === null ? NaN : cost)}` : "no model calls";
   }
-  function screenshot(img, mark, dev) {
+  function screenshot(img, mark, dev, base) {
     const wrap = h("div", { class: "shot" });
     if (!img || !img[0]) { wrap.append(h("div", { class: "missing" }, "no screenshot")); return wrap; }
     const w = img[1] || dev.screen_width || 1080, hgt = img[2] || dev.screen_height || 2400;
-    const im = h("img", { src: img[0], alt: "screenshot", loading: "lazy", width: w, height: hgt });
-    im.addEventListener("error", () => { wrap.replaceChildren(h("div", { class: "missing" }, "screenshot not found: " + img[0])); });
+    const im = h("img", { src: (base || "") + img[0], alt: "screenshot", loading: "lazy", width: w, height: hgt });
+    im.addEventListener("error", () => { wrap.replaceChildren(h("div", { class: "missing" }, "screenshot not found: " + (base || "") + img[0])); });
     wrap.append(im);
     if (mark && mark.k) wrap.append(drawMark(mark, w, hgt));
     return wrap;
@@ -472,12 +484,12 @@
     }
     return el;
   }
-  function stepCard(s, dev) {
+  function stepCard(s, dev, base) {
     const [obs, agent, exec, model] = s[S_TIME];
     const out = s[S_OUT];
     return h("div", { class: "step" + (s[S_VALID] ? "" : " invalid"), "data-step": s[S_INDEX] },
       h("div", { class: "head" }, h("span", null, `step ${s[S_INDEX]}`), h("span", null, s[S_PKG] || "")),
-      screenshot(s[S_IMG], s[S_MARK], dev),
+      screenshot(s[S_IMG], s[S_MARK], dev, base),
       h("div", { class: "act" }, s[S_VALID] ? s[S_DESC] || "(no action)" : h("span", { style: { color: "#d0383b" } }, "invalid: " + (s[S_WHY] || ""))),
       s[S_RAW] ? h("pre", null, s[S_RAW]) : null,
       out ? h("pre", { class: "thought" }, out) : null,
@@ -509,8 +521,8 @@
         e.traceback ? h("details", null, h("summary", null, "traceback"), h("pre", null, e.traceback)) : null))] : null,
       Object.keys(d.state || {}).length ? [h("h4", null, "Captured device state"), h("pre", null, Object.entries(d.state).map(([k, v]) => `${k}: ${v}`).join("\n"))] : null,
       h("h4", null, `Steps (${d.steps.length})`),
-      h("div", { class: "steps" }, d.steps.map((s) => stepCard(s, d.device)),
-        d.final ? h("div", { class: "step", "data-step": "final" }, h("div", { class: "head" }, h("span", null, "final screen")), screenshot(d.final, null, d.device)) : null)]);
+      h("div", { class: "steps" }, d.steps.map((s) => stepCard(s, d.device, d.images)),
+        d.final ? h("div", { class: "step", "data-step": "final" }, h("div", { class: "head" }, h("span", null, "final screen")), screenshot(d.final, null, d.device, d.images)) : null)]);
   }
 
   // ---------------------------------------------------------------- runs and errors
