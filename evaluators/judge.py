@@ -144,7 +144,10 @@ class JudgeEvaluator:
         key = (frame.position, mode, detail)
         if key not in images:
             settings = self.config.image.model_copy(update={"detail": detail})
-            images[key] = image_part(render(frame, mode), settings)
+            if mode == "plain" or frame.mark is None:  # the PNG as recorded: no decode, no re-encode
+                images[key] = image_part(frame.path.read_bytes(), settings)
+            else:
+                images[key] = image_part(render(frame, mode), settings)
         return images[key]
 
     def _judge(self, instruction: str, frames: Sequence[Frame], tally: _Tally,
