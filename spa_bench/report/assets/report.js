@@ -162,7 +162,7 @@
     { key: "agent", label: "Agent", left: true, cell: (r) => [h("span", { class: "swatch", style: { background: agentColor(r.a) } }), DOC.agents[r.a]] },
     { key: "episodes", label: "Episodes", title: "decided / all episodes", cell: (r) => `${r.decided} / ${r.episodes}` },
     { key: "success_rate", label: "Success", title: "success rate with 95% Wilson interval", cell: (r) => [
-      h("b", null, pct(r.success_rate)), h("span", { class: "ci" }, isNum(r.success_rate) ? `${pct(r.success_ci_low)}–${pct(r.success_ci_high)}` : ""), ciBar(r)] },
+      h("div", null, h("b", null, pct(r.success_rate)), ciBar(r)), h("div", { class: "sub" }, isNum(r.success_rate) ? `95% CI ${pct(r.success_ci_low)}–${pct(r.success_ci_high)}` : "")] },
     { key: "completion_rate", label: "Completion", title: "the agent said done (all episodes)", cell: (r) => pct(r.completion_rate) },
     { key: "premature_rate", label: "Premature", title: "said done, failed (decided episodes)", cell: (r) => pct(r.premature_rate) },
     { key: "overdue_rate", label: "Overdue", title: "succeeded but hit the step limit", cell: (r) => pct(r.overdue_rate) },
@@ -173,7 +173,7 @@
     { key: "mean_cost_usd", label: "Cost", title: "mean agent cost per episode (and per step)", cell: (r) => two(unknown(r.mean_cost_usd, usd), isNum(r.cost_per_step_usd) ? usd(r.cost_per_step_usd) + "/step" : "") },
     { key: "cost_usd", label: "Total cost", title: "total agent cost", cell: (r) => unknown(r.cost_usd, usd) },
     { key: "evaluator_cost_usd", label: "Eval cost", title: "evaluator (judge) cost, kept apart", cell: (r) => unknown(r.evaluator_cost_usd, usd) },
-    { key: "infrastructure_failures", label: "Infra fail", title: "episodes ended by device/harness failures or Ctrl-C (undecided)", cell: (r) => r.infrastructure_failures || "" },
+    { key: "infrastructure_failures", label: "Infra fail", title: "episodes ended by device/harness failures or Ctrl-C (undecided)", cell: (r) => String(r.infrastructure_failures) },
   ];
   function sortRows(rows, sort, value) {
     const dir = sort.desc ? -1 : 1;
@@ -257,7 +257,7 @@
       const x = sx(r.mean_cost_usd), y = sy(r.success_rate);
       el.append(svg("line", { x1: x, x2: x, y1: sy(r.success_ci_low), y2: sy(r.success_ci_high), stroke: agentColor(r.a), "stroke-opacity": 0.4, "stroke-width": 3 }),
         svg("circle", { cx: x, cy: y, r: 5, fill: agentColor(r.a) }, svg("title", null, `${r.agent}: ${pct(r.success_rate)} at ${usd(r.mean_cost_usd)} per episode`)),
-        svg("text", { x: x + 7, y: y - 6, class: "dark" }, shorten(r.agent, 22)));
+        svg("text", { x: x > W * 0.7 ? x - 7 : x + 7, y: y - 6, class: "dark", "text-anchor": x > W * 0.7 ? "end" : "start" }, shorten(r.agent, 22)));
     }
     const missing = rows.filter((r) => !isNum(r.mean_cost_usd)).map((r) => r.agent);
     const notes = ["bars: 95% interval of the success rate"];
@@ -312,7 +312,7 @@
       card(DOC.runs.length === 1 ? DOC.runs[0].id : `${DOC.runs.length} runs`, "run" + (DOC.runs.length === 1 ? "" : "s")),
       card(String(DOC.agents.length), "agents"), card(String(distinct(TASKS.map((t) => t.id)).length), "tasks"),
       card(N.toLocaleString("en-US"), "episodes"), card(pct(all.success_rate), `overall success (${all.successes}/${all.decided} decided)`),
-      card(String(all.infrastructure_failures), "infrastructure failures"), card(unknown(all.cost_usd, usd), "agent cost"));
+      card(String(all.infrastructure_failures), "infrastructure failures"), card(unknown(all.cost_usd, usd), isNum(all.cost_usd) ? "agent cost" : "agent cost (some prices unknown)"));
   }
 
   // ---------------------------------------------------------------- episode table
