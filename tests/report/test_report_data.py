@@ -6,6 +6,7 @@ import json
 import math
 import re
 import shutil
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from spa_bench.report import build_report, write_report
 from spa_bench.report.build import details_dir
 from spa_bench.report.data import table_from_rows
 from spa_bench.report.html import render_page, script_json
-from spa_bench.report.load import read_episode
+from spa_bench.report.load import load_runs, read_episode
 from spa_bench.report.overlay import ElementResolver, overlay, scroll_path
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import ObservationRef
@@ -142,3 +143,16 @@ def test_cli_report_prints_the_leaderboard_and_the_path(real_run: RealRun, tmp_p
 def test_render_page_substitutes_once(tmp_path: Path) -> None:
     page = render_page({"x": "__JS__ __DATA__"}, [], "t <b>")
     assert page.count("__JS__") == 1 and "<title>t &lt;b&gt;</title>" in page
+
+
+def test_worker_processes_give_the_same_report(real_run: RealRun, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import spa_bench.report.data as data
+
+    monkeypatch.setattr(data, "CHUNK_SIZE", 3)  # 15 episodes -> 5 chunks: enough for the process pool
+    runs = load_runs([real_run.run_dir])
+    inline = data.build_data(runs, tmp_path / "r.html", workers=1, now=lambda: datetime(2025, 1, 1))
+    pooled = data.build_data(runs, tmp_path / "r.html", workers=2, now=lambda: datetime(2025, 1, 1))
+    assert len(pooled.chunks) == 5 and pooled.chunks == inline.chunks
+    assert pooled.document == inline.document
+    assert pooled.metrics.episodes.equals(inline.metrics.episodes)
