@@ -153,3 +153,15 @@ def test_folder_without_tasks_is_an_error(tmp_path: Path, capsys: pytest.Capture
     result = run_cli(capsys, "tasks", "validate", str(tmp_path))
     assert result.code == 2
     assert "no task files" in result.err
+
+
+def test_named_suite_with_unknown_id_is_invalid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "t.yaml").write_text(GOOD.format(id="real_task"), encoding="utf-8")
+    (tmp_path / "suites.yaml").write_text("mine:\n  filter:\n    ids: [real_task, ghost_task, 'real_*']\n",
+                                          encoding="utf-8")
+    result = run_cli(capsys, "tasks", "validate", str(tmp_path))
+    assert result.code == 1
+    err = " ".join(result.err.split())
+    assert "suite 'mine': field 'filter.ids': unknown task id 'ghost_task'" in err
+    assert "real_task'" not in err.split("ghost_task")[1]

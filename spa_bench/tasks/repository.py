@@ -300,6 +300,11 @@ class TaskRepository:
                     seen[task_id] = path
                 if task is not None and not errs:
                     valid += 1
+        for name, suite in (self.named_suites if not problems else {}).items():
+            for task_id in suite.filter.ids:
+                if not any(ch in task_id for ch in "*?[") and task_id not in seen:
+                    problems.append(f"{self.root / SUITES_FILE}: suite {name!r}: field 'filter.ids': "
+                                    f"unknown task id {task_id!r}")
         return valid, problems
 
 
