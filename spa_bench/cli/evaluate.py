@@ -158,7 +158,8 @@ def evaluate(
         frame = calibration_table(logs)
         if frame.empty:
             console.print("[yellow]nothing to calibrate: no episode of a task with checks has both a state "
-                          "verdict and another evaluator's verdict[/]")
+                          "verdict and another evaluator's verdict; score the run first with "
+                          f"`spa-bench evaluate {run_dir}` (add --judge-model M for the judge)[/]")
             return
         console.print(calibration_table_view(frame, f"evaluators vs state checks, run {manifest.run_id}"))
         write_csv(frame, folder / "calibration.csv")
