@@ -1,5 +1,5 @@
 """The main screens of Calculator, Files, Shop and Chat are legible in both languages: rapidocr reads
-their labels back from the rendered screenshot (PNGs are also written to /tmp for a human look)."""
+their labels back from the rendered screenshot (PNGs are kept in the test's tmp_path for a human look)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def test_main_screen_is_readable(ocr: Any, tmp_path: Path, locale: str, package:
     phone = PhoneOS(PhoneConfig(locale=locale), VirtualFS(tmp_path / "fs"))  # type: ignore[arg-type]
     phone.start_activity(package)
     image = phone.screenshot()
-    image.save(f"/tmp/spa_app_{package.rsplit('.', 1)[-1]}_{locale}.png")
+    image.save(tmp_path / f"{package.rsplit('.', 1)[-1]}_{locale}.png")  # kept by pytest for a look
     read = [norm(t) for t in (ocr(image).txts or ())]
     missing = [label for label in EXPECTED[(locale, package)] if not any(norm(label) in r for r in read)]
     assert not missing, f"OCR missed {missing}; read {read}"

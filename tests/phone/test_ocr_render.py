@@ -1,5 +1,5 @@
 """The rendered screens are legible: rapidocr reads the labels of the home screen and Settings back,
-in English and Chinese. PNGs are also written to /tmp for a human look."""
+in English and Chinese. PNGs are kept in the tmp_path for a human look."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_labels_are_readable(ocr: Any, tmp_path: Path, locale: str, screen: str)
     elif screen == "display":
         phone.start_activity("com.android.settings", "com.android.settings.Settings$DisplaySettingsActivity")
     image = phone.screenshot()
-    image.save(f"/tmp/spa_phone_{screen}_{locale}.png")
+    image.save(tmp_path / f"{screen}_{locale}.png")  # kept by pytest for a look
     result = ocr(image)
     read = [norm(t) for t in (result.txts or ())]
     missing = [label for label in EXPECTED[(locale, screen)] if not any(norm(label) in r for r in read)]

@@ -1,0 +1,72 @@
+"""Clock, Contacts, Messages, Calendar and Notes: every task of each app's suite through the real pipeline
+(oracle succeeds, noop fails), near misses that the state checks catch, and each app's main screen read
+back by OCR in English and Chinese. One table drives all five apps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from pim_runs import (
+    assert_near_misses_fail,
+    assert_oracle_and_noop,
+    missing_labels,
+    near_miss_logs,
+    ocr_read,
+    of_app,
+    oracle_noop_logs,
+)
+
+pytestmark = [pytest.mark.usefixtures("adb_env"), pytest.mark.slow]
+
+
+class AppCase(NamedTuple):
+    prefix: str  # task ids of the app start with it
+    package: str
+    tasks: int
+    labels: dict[str, list[str]]  # what OCR must read on the main screen, per locale
+
+
+APPS = {
+    "clock": AppCase("clock_", "com.android.deskclock", 14, {
+        "en": ["Alarm", "Wake up", "6:30 AM", "Stopwatch", "Timer"],
+        "zh": ["闹钟", "工作日", "06:30", "秒表", "计时器", "起床"]}),
+    "contacts": AppCase("contacts_", "com.android.contacts", 16, {
+        "en": ["Search contacts", "Favourites", "Alice Chen", "Anna Lin", "Bob Li"],
+        "zh": ["搜索联系人", "收藏", "王芳", "Anna Lin", "David Kim"]}),
+    "messages": AppCase("messages_", "com.android.messaging", 14, {
+        "en": ["Messages", "Alice Chen", "Start chat", "Perfect, see you there"],
+        "zh": ["信息", "发起聊天", "张伟", "好的，不见不散"]}),
+    "calendar": AppCase("calendar_", "com.android.calendar", 14, {
+        "en": ["Team standup", "Lunch with Alice", "Room 301", "9:00 AM"],
+        "zh": ["项目评审会", "3号会议室", "星期", "09:00"]}),
+    "notes": AppCase("notes_", "com.google.android.keep", 14, {
+        "en": ["Search your notes", "Pinned", "Wi-Fi password", "Others", "Shopping list"],
+        "zh": ["搜索您的记事", "已固定", "旅行清单", "其他", "会议纪要"]}),
+}
+
+
+@pytest.fixture(scope="module")
+def ocr() -> Any:
+    rapidocr = pytest.importorskip("rapidocr")
+    return rapidocr.RapidOCR()
+
+
+@pytest.mark.parametrize("app", list(APPS))
+def test_oracle_succeeds_and_noop_fails(tmp_path_factory: pytest.TempPathFactory, app: str) -> None:
+    case = APPS[app]
+    assert_oracle_and_noop(of_app(oracle_noop_logs(tmp_path_factory.mktemp), case.prefix), case.tasks)
+
+
+@pytest.mark.parametrize("app", list(APPS))
+def test_near_misses_fail(tmp_path_factory: pytest.TempPathFactory, app: str) -> None:
+    assert assert_near_misses_fail(near_miss_logs(tmp_path_factory.mktemp), APPS[app].prefix) >= 2
+
+
+@pytest.mark.parametrize("locale", ["en", "zh"])
+@pytest.mark.parametrize("app", list(APPS))
+def test_main_screen_reads_in_both_languages(ocr: Any, tmp_path: Path, app: str, locale: str) -> None:
+    case = APPS[app]
+    read = ocr_read(ocr, locale, case.package, tmp_path, str(tmp_path / f"{app}_{locale}.png"))
+    assert not missing_labels(read, case.labels[locale]), f"OCR read {read}"
