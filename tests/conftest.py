@@ -46,3 +46,14 @@ def adb_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
 @pytest.fixture
 def results_dir(tmp_path: Path) -> Path:
     return tmp_path / "results"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that need real hardware or a real model API run only when asked for."""
+    device = os.environ.get("SPA_BENCH_DEVICE")
+    live = os.environ.get("SPA_BENCH_LIVE_API") == "1"
+    for item in items:
+        if "device" in item.keywords and not device:
+            item.add_marker(pytest.mark.skip(reason="needs a real device: set SPA_BENCH_DEVICE=SERIAL"))
+        if "live_api" in item.keywords and not live:
+            item.add_marker(pytest.mark.skip(reason="calls a real model API: set SPA_BENCH_LIVE_API=1"))
