@@ -15,6 +15,8 @@ from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
+from spa_bench.phone.apps.db import connect
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS history (
     _id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -43,9 +45,7 @@ class HistoryStore:
         self._path = path
 
     def _connect(self) -> sqlite3.Connection:
-        path = self._path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return sqlite3.connect(path, isolation_level=None)
+        return connect(self._path())
 
     def ensure(self) -> None:
         """Create the database with its seed rows on first start (or after `pm clear`)."""

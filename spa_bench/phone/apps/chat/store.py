@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from spa_bench.phone.apps.chat.seed import CONTACTS, HISTORY
+from spa_bench.phone.apps.db import connect
 
 SCHEMA = """
 CREATE TABLE contacts (_id INTEGER PRIMARY KEY, name TEXT NOT NULL, phone TEXT, hue TEXT);
@@ -78,10 +79,7 @@ class ChatStore:
 
     @contextmanager
     def db(self) -> Iterator[sqlite3.Connection]:
-        path = self._path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-            conn.row_factory = sqlite3.Row
+        with closing(connect(self._path(), rows=True)) as conn:
             yield conn
 
     def ensure(self) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from spa_bench.phone.api import ProviderError
 from spa_bench.phone.apps.base import Activity, AppContext
 from spa_bench.phone.apps.contacts import pim_icons as _icons  # noqa: F401  (registers the glyphs)
+from spa_bench.phone.apps.db import connect
 from spa_bench.phone.system.providers import SqliteTableProvider
 from spa_bench.phone.ui import FRAME, LINEAR, Canvas, EditText, ImageView, Kit, Rect, TextView, View, tone
 from spa_bench.phone.ui.view import Callback
@@ -43,8 +44,7 @@ class Db:
     def connect(self) -> sqlite3.Connection:
         path = self.path()
         fresh = not path.exists()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+        conn = connect(path)
         if fresh or not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
             conn.executescript(self.schema)
             if self.seed is not None:

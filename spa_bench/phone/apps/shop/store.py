@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from spa_bench.phone.api import Locale
+from spa_bench.phone.apps.db import connect
 from spa_bench.phone.apps.shop.catalogue import CATALOGUE, PAST_ORDERS, SEED_CART, SEED_WISHLIST
 
 SCHEMA = """
@@ -107,10 +108,7 @@ class ShopStore:
 
     @contextmanager
     def db(self) -> Iterator[sqlite3.Connection]:
-        path = self._path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(sqlite3.connect(path, isolation_level=None)) as conn:
-            conn.row_factory = sqlite3.Row
+        with closing(connect(self._path(), rows=True)) as conn:
             yield conn
 
     def ensure(self) -> None:
