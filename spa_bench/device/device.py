@@ -1,8 +1,9 @@
 """One phone reachable over ADB - virtual phone, emulator or real phone - behind one seam.
 
 All device I/O of the harness goes through `Device`: shell commands, screenshots, UI dumps, input and
-resets. adbutils does the talking; its exceptions are mapped to the typed errors of spa_bench.errors
-(DeviceOffline, DeviceTimeout, DeviceCommandFailed) so that the scheduler can tell infrastructure
+resets. Device holds the policy (which commands, where a gesture lands, how output is read); its
+transport (spa_bench.device.transport) moves the bytes and raises the typed errors of spa_bench.errors
+(DeviceOffline, DeviceTimeout, DeviceCommandFailed), so that the scheduler can tell infrastructure
 failures from agent failures. Nothing here knows whether the device is virtual.
 """
 
@@ -11,36 +12,30 @@ from __future__ import annotations
 import base64
 import re
 import shlex
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
 
-from spa_bench.actions import Action, Finish, Key, LongPress, OpenApp, Scroll, Swipe, Tap, TypeText, Wait
-from spa_bench.device.console import EmulatorConsole
-from spa_bench.device.elements import UIElement, find, parse_hierarchy
-from spa_bench.device.observation import Observation
-from spa_bench.errors import DeviceCommandFailed, DeviceError, DeviceOffline, DeviceTimeout
-from spa_bench.results.schema import DeviceInfo
+from spa_bench.actions import Action, Finish, Key, OpenApp, TypeText, Wait
+from spa_bench.device.elements import parse_hierarchy
+from spa_bench.device.gesture import Gesture, InvalidAction, resolve_gesture, target_element
+from spa_bench.device.info import DeviceInfo, DeviceKind
+from spa_bench.device.observation import Observation, parse_focus, split_observation
+from spa_bench.device.transport import AdbTransport, Request, Transport
+from spa_bench.errors import DeviceCommandFailed, DeviceOffline
 
-if TYPE_CHECKING:
-    import adbutils
-
-T = TypeVar("T")
+__all__ = ["ADB_KEYBOARD_IME", "KEYCODES", "Device", "InvalidAction", "ShellResult", "start_adb_server"]
 
 KEYCODES = {"home": 3, "back": 4, "enter": 66, "delete": 67, "app_switch": 187}
 ADB_KEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
 DUMP_PATH = "/sdcard/window_dump.xml"
-_FOCUS = re.compile(r"mCurrentFocus=Window\{[^}]*?\s(?:u\d+\s)?([\w.]+)/([\w.$]+)")
-_FOCUSED_APP = re.compile(r"mFocusedApp=.*?\s([\w.]+)/([\w.$]+)")
+FOREGROUND_COMMAND = ("dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'; "
+                      "dumpsys input_method | grep mInputShown")
+# One round trip for a whole observation: the PNG (its end is found by walking its chunks), the dump
+# (found by its root element), then the focus and keyboard lines.
+OBSERVE_COMMAND = (f"screencap -p; uiautomator dump {DUMP_PATH} >/dev/null && cat {DUMP_PATH}; echo; "
+                   + FOREGROUND_COMMAND)
 _SIZE = re.compile(r"(?:Override|Physical) size:\s*(\d+)x(\d+)")
-
-
-class InvalidAction(ValueError):
-    """The action cannot be carried out on this screen (unknown element, app not installed, ...).
-    Recorded as an invalid step; not a device failure."""
 
 
 @dataclass(frozen=True)
@@ -58,23 +53,18 @@ def start_adb_server() -> None:
     subprocess.run([adb_path(), "start-server"], capture_output=True, timeout=60, check=False)
 
 
-def adb_client() -> adbutils.AdbClient:
-    """A client of the adb server at $ANDROID_ADB_SERVER_HOST:$ANDROID_ADB_SERVER_PORT (default 5037)."""
-    import adbutils
-
-    return adbutils.AdbClient()
-
-
 class Device:
     """A phone over ADB. Thread-safe for one episode at a time (the runner gives each episode one device).
 
-    `console_port`: the emulator console for snapshot resets (derived for `emulator-N` serials).
+    `transport`: how requests reach the device (default: the adb server at $ANDROID_ADB_SERVER_PORT;
+    tests pass a ScriptedTransport). `console_port`: the emulator console for snapshot resets (derived
+    for `emulator-N` serials).
     """
 
-    def __init__(self, serial: str, client: adbutils.AdbClient | None = None,
-                 console_port: int | None = None, command_timeout: float = 30.0) -> None:
+    def __init__(self, serial: str, transport: Transport | None = None, console_port: int | None = None,
+                 command_timeout: float = 30.0) -> None:
         self.serial = serial
-        self._client = client
+        self.transport: Transport = transport if transport is not None else AdbTransport()
         self.command_timeout = command_timeout
         if console_port is None and serial.startswith("emulator-") and serial[9:].isdigit():
             console_port = int(serial[9:])
@@ -82,61 +72,29 @@ class Device:
         self._info: DeviceInfo | None = None
         self._packages: set[str] | None = None
         self._ime_ready = False
-        self._lock = threading.RLock()
 
-    # -- plumbing -------------------------------------------------------------------------------------
-    @property
-    def client(self) -> adbutils.AdbClient:
-        if self._client is None:
-            self._client = adb_client()
-        return self._client
-
-    @contextmanager
-    def _errors(self, what: str) -> Iterator[None]:
-        """Map adbutils and socket errors to spa-bench's device errors."""
-        import adbutils
-
-        try:
-            yield
-        except DeviceError:
-            raise
-        except adbutils.AdbTimeout as exc:
-            raise DeviceTimeout(f"{what} timed out ({exc})", self.serial) from None
-        except adbutils.AdbError as exc:
-            text = str(exc)
-            if re.search(r"not found|offline|closed|unauthorized|refused|connect", text, re.I):
-                raise DeviceOffline(f"{what}: {text}", self.serial) from None
-            raise DeviceCommandFailed(f"{what}: {text}", self.serial) from None
-        except TimeoutError:
-            raise DeviceTimeout(f"{what} timed out", self.serial) from None
-        except (ConnectionError, OSError, EOFError) as exc:
-            raise DeviceOffline(f"{what}: {exc}", self.serial) from None
-
-    def _call(self, what: str, fn: Callable[[adbutils.AdbDevice], T]) -> T:
-        with self._errors(what):
-            return fn(self.client.device(self.serial))
+    def _host(self, command: str, timeout: float = 10.0) -> str:
+        return self.transport.handle(Request("host", command, self.serial, timeout=timeout)).text()
 
     def connect(self, attempts: int = 30) -> None:
         """`adb connect` a TCP device (host:port) and wait until it is online."""
         if ":" in self.serial:
-            with self._errors("adb connect"):
-                for _ in range(attempts):
-                    out = self.client.connect(self.serial, timeout=10)
-                    if "connected" in out and "cannot" not in out and "failed" not in out:
-                        break
-                    time.sleep(0.2)
+            for _ in range(attempts):
+                out = self._host(f"connect:{self.serial}")
+                if "connected" in out and "cannot" not in out and "failed" not in out:
+                    break
+                time.sleep(0.2)
         self.wait_online()
 
     def disconnect(self) -> None:
         if ":" in self.serial:
-            with self._errors("adb disconnect"):
-                self.client.disconnect(self.serial)
+            self._host(f"disconnect:{self.serial}")
 
     def wait_online(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         while True:
-            with self._errors("adb devices"):
-                states = {d.serial: d.state for d in self.client.list()}
+            listed = (line.split("\t", 1) for line in self._host("devices").splitlines())
+            states = {fields[0]: fields[1].strip() for fields in listed if len(fields) == 2}
             if states.get(self.serial) == "device":
                 return
             if time.monotonic() > deadline:
@@ -147,13 +105,9 @@ class Device:
     # -- shell ----------------------------------------------------------------------------------------
     def run(self, command: str, timeout: float | None = None) -> ShellResult:
         """Run a shell command; return its output (stdout then stderr) and exit code."""
-        limit = timeout or self.command_timeout
-
-        def go(d: adbutils.AdbDevice) -> ShellResult:
-            r = d.shell2(command, timeout=limit, v2=True)
-            return ShellResult(r.output, r.returncode)
-
-        return self._call(f"shell {command[:60]!r}", go)
+        response = self.transport.handle(Request("shell", command, self.serial,
+                                                 timeout=timeout or self.command_timeout))
+        return ShellResult(response.text(), response.exit_code)
 
     def shell(self, command: str, timeout: float | None = None) -> str:
         """Run a shell command and return its output; exit codes are ignored (see `run`)."""
@@ -184,7 +138,7 @@ class Device:
             lines = props.splitlines() + [""] * 7
             width, height = self.screen_size(props)
             sdk = lines[2].strip()
-            kind: Any = ("emulator" if self.serial.startswith("emulator-") or lines[4].strip() == "1"
+            kind: DeviceKind = ("emulator" if self.serial.startswith("emulator-") or lines[4].strip() == "1"
                          else "virtual" if lines[5].strip() == "spa-bench" else "physical")
             self._info = DeviceInfo(serial=self.serial, kind=kind, model=lines[0].strip() or None,
                                     android_release=lines[1].strip() or None,
@@ -210,14 +164,11 @@ class Device:
 
     # -- observing ------------------------------------------------------------------------------------
     def screenshot_png(self) -> bytes:
-        def go(d: adbutils.AdbDevice) -> bytes:
-            data: bytes = d.shell("screencap -p", encoding=None, timeout=self.command_timeout)
-            return data
-
-        data = self._call("screencap", go)
-        if not data.startswith(b"\x89PNG"):
-            raise DeviceCommandFailed(f"screencap returned no PNG ({data[:80]!r})", self.serial)
-        return data
+        response = self.transport.handle(Request("shell", "screencap -p", self.serial,
+                                                 timeout=self.command_timeout))
+        if not response.stdout.startswith(b"\x89PNG"):
+            raise DeviceCommandFailed(f"screencap returned no PNG ({response.output[:80]!r})", self.serial)
+        return response.stdout
 
     def dump_hierarchy(self) -> str:
         out = self.shell(f"uiautomator dump {DUMP_PATH} >/dev/null && cat {DUMP_PATH}")
@@ -230,22 +181,22 @@ class Device:
 
     def foreground(self) -> tuple[str | None, str | None, bool]:
         """(package, activity, keyboard shown) in one round trip."""
-        out = self.shell("dumpsys window | grep -E 'mCurrentFocus|mFocusedApp'; "
-                         "dumpsys input_method | grep mInputShown")
-        match = _FOCUS.search(out) or _FOCUSED_APP.search(out)
-        package, activity = (match.group(1), match.group(2)) if match else (None, None)
-        if package and activity and activity.startswith("."):
-            activity = package + activity
-        return package, activity, "mInputShown=true" in out
+        return parse_focus(self.shell(FOREGROUND_COMMAND))
 
     def observe(self) -> Observation:
-        png = self.screenshot_png()
-        xml = self.dump_hierarchy()
-        package, activity, keyboard = self.foreground()
-        width, height = self.info().screen_width or 0, self.info().screen_height or 0
+        """Screenshot, UI dump and foreground app of one moment, in one shell command."""
+        info = self.info()
+        response = self.transport.handle(Request("shell", OBSERVE_COMMAND, self.serial,
+                                                 timeout=self.command_timeout))
+        try:
+            png, xml, rest = split_observation(response.stdout)
+        except ValueError as exc:
+            raise DeviceCommandFailed(f"observe: {exc} (stderr: {response.stderr.strip()[:300]!r})",
+                                      self.serial) from None
+        package, activity, keyboard = parse_focus(rest)
         return Observation(screenshot_png=png, hierarchy_xml=xml, all_elements=parse_hierarchy(xml),
-                           package=package, activity=activity, keyboard_shown=keyboard, width=width,
-                           height=height, taken_at=time.time())
+                           package=package, activity=activity, keyboard_shown=keyboard,
+                           width=info.screen_width or 0, height=info.screen_height or 0, taken_at=time.time())
 
     # -- acting ---------------------------------------------------------------------------------------
     def tap(self, x: int, y: int) -> None:
@@ -256,6 +207,16 @@ class Device:
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         self.check(f"input swipe {x1} {y1} {x2} {y2} {duration_ms}")
+
+    def perform(self, gesture: Gesture) -> None:
+        """Touch the screen as `gesture` says (a typing gesture's focusing tap, if it has one)."""
+        if gesture.kind == "long_press":
+            self.long_press(*gesture.points[0], gesture.duration_ms or 1000)
+        elif gesture.kind == "swipe":
+            (x1, y1), (x2, y2) = gesture.points[0], gesture.points[-1]
+            self.swipe(x1, y1, x2, y2, gesture.duration_ms or 300)
+        elif gesture.points:  # a tap, or the tap that focuses a text field
+            self.tap(*gesture.points[0])
 
     def press_key(self, key: str | int) -> None:
         code = KEYCODES[key] if isinstance(key, str) else key
@@ -295,50 +256,22 @@ class Device:
     def force_stop(self, package: str) -> None:
         self.shell(f"am force-stop {package}")
 
-    def _target(self, action: Tap | LongPress | TypeText | Scroll, obs: Observation) -> UIElement | None:
-        if getattr(action, "element", None) is not None:
-            element = obs.element(action.element)  # type: ignore[arg-type]
-            if element is None:
-                raise InvalidAction(f"no element {action.element} on this screen "
-                                    f"({len(obs.elements)} elements)")
-            return element
-        selector = getattr(action, "selector", None)
-        if selector is not None:
-            element = find(obs.all_elements, selector)
-            if element is None:
-                raise InvalidAction(f"no element matches {selector.model_dump(exclude_defaults=True)}")
-            return element
-        return None
-
-    def _point(self, action: Tap | LongPress, obs: Observation) -> tuple[int, int]:
-        element = self._target(action, obs)
-        if element is not None:
-            return element.center
-        assert action.x is not None and action.y is not None
-        if obs.width and obs.height and not (action.x < obs.width and action.y < obs.height):
-            raise InvalidAction(f"({action.x}, {action.y}) is outside the {obs.width}x{obs.height} screen")
-        return action.x, action.y
-
     def execute(self, action: Action, obs: Observation, resolve_app: Callable[[str], str | None]
-                | None = None) -> None:
-        """Carry out an action on the screen `obs` describes. InvalidAction when it makes no sense here."""
-        if isinstance(action, Tap):
-            self.tap(*self._point(action, obs))
-        elif isinstance(action, LongPress):
-            self.long_press(*self._point(action, obs), action.duration_ms)
-        elif isinstance(action, Swipe):
-            self.swipe(action.x1, action.y1, action.x2, action.y2, action.duration_ms)
-        elif isinstance(action, Scroll):
-            self._scroll(action, obs)
-        elif isinstance(action, TypeText):
-            element = self._target(action, obs)
-            if element is not None and not element.focused:
-                self.tap(*element.center)
+                | None = None) -> Gesture | None:
+        """Carry out an action on the screen `obs` describes and return the gesture it made (None when it
+        touched nothing). InvalidAction when the action makes no sense on this screen."""
+        gesture = resolve_gesture(action, obs.all_elements, obs.width, obs.height)
+        if isinstance(action, TypeText):
+            element = target_element(action, obs.all_elements)
+            if gesture is not None:
+                self.perform(gesture)
             if action.clear:
                 self.clear_text(element.text if element is not None else "")
             self.type_text(action.text)
             if action.enter:
                 self.press_key("enter")
+        elif gesture is not None:
+            self.perform(gesture)
         elif isinstance(action, Key):
             self.press_key(action.key)
         elif isinstance(action, OpenApp):
@@ -348,38 +281,27 @@ class Device:
             self.open_app(package)
         elif isinstance(action, Wait):
             time.sleep(action.seconds)
-        elif isinstance(action, Finish):
-            return
-        else:  # pragma: no cover - the union is closed
+        elif not isinstance(action, Finish):  # pragma: no cover - the union is closed
             raise InvalidAction(f"unsupported action {action!r}")
-
-    def _scroll(self, action: Scroll, obs: Observation) -> None:
-        element = self._target(action, obs)
-        if element is not None:
-            left, top, right, bottom = element.bounds
-        else:
-            left, top, right, bottom = 0, int(obs.height * 0.25), obs.width, int(obs.height * 0.75)
-        cx, cy = (left + right) // 2, (top + bottom) // 2
-        dx, dy = (right - left) * 3 // 8, (bottom - top) * 3 // 8
-        # "down" shows what is further down: the finger moves up
-        start, end = {"down": ((cx, cy + dy), (cx, cy - dy)), "up": ((cx, cy - dy), (cx, cy + dy)),
-                      "right": ((cx + dx, cy), (cx - dx, cy)), "left": ((cx - dx, cy), (cx + dx, cy))
-                      }[action.direction]
-        self.swipe(*start, *end, 400)
+        return gesture
 
     # -- resets ---------------------------------------------------------------------------------------
     def load_snapshot(self, name: str) -> None:
         if self.console_port is None:
             raise DeviceCommandFailed("snapshot reset needs an emulator console (emulator-N serial or "
                                       "a console port)", self.serial)
-        EmulatorConsole(self.console_port).snapshot_load(name)
+        self._console(f"avd snapshot load {name}")
         self._packages = None
         self._ime_ready = False
 
     def save_snapshot(self, name: str) -> None:
         if self.console_port is None:
             raise DeviceCommandFailed("saving a snapshot needs an emulator console", self.serial)
-        EmulatorConsole(self.console_port).snapshot_save(name)
+        self._console(f"avd snapshot save {name}")
+
+    def _console(self, line: str) -> str:
+        return self.transport.handle(Request("console", line, self.serial, port=self.console_port,
+                                             timeout=self.command_timeout)).text()
 
     def clear_packages(self, packages: list[str]) -> None:
         for package in packages:

@@ -12,6 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from spa_bench.actions import Action
+from spa_bench.device.gesture import Gesture
+from spa_bench.device.info import DeviceInfo as DeviceInfo  # re-exported: it lived here before
 from spa_bench.tasks.model import Task
 
 RESULTS_SCHEMA_VERSION: Literal[1] = 1
@@ -55,17 +57,6 @@ class AgentSpec(_Model):
     name: str = Field(description="label in reports; unique within a run")
     reference: str = Field(description="registry name or path/to/file.py:Class")
     args: dict[str, Any] = Field(default_factory=dict)
-
-
-class DeviceInfo(_Model):
-    serial: str
-    kind: Literal["virtual", "emulator", "physical", "unknown"] = "unknown"
-    model: str | None = None
-    android_release: str | None = None
-    sdk: int | None = None
-    screen_width: int | None = None
-    screen_height: int | None = None
-    locale: str | None = None
 
 
 class RunManifest(_Model):
@@ -142,6 +133,8 @@ class StepRecord(_Model):
     started_at: datetime
     observation: ObservationRef
     action: Action | None = Field(None, description="None when the agent's answer was invalid")
+    gesture: Gesture | None = Field(None, description="what the device did on the screen for the action; "
+                                    "None when it touched nothing, and in logs written before gestures were")
     raw_action: Any = Field(None, description="what the agent returned, kept when it was invalid")
     valid: bool = True
     invalid_reason: str | None = None

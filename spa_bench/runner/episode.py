@@ -30,7 +30,6 @@ from pydantic import BaseModel, ValidationError
 from spa_bench.actions import Action, Finish, parse_action
 from spa_bench.agent import AgentFactory, AgentStep, TaskContext, opened_app_prefix
 from spa_bench.agent.external import EpisodeAgent, ImportedStep
-from spa_bench.device.apps import resolve_app
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
 from spa_bench.errors import DeviceCommandFailed, DeviceError
@@ -47,6 +46,7 @@ from spa_bench.results.schema import (
     StepTimings,
     Termination,
 )
+from spa_bench.tasks.apps import resolve_app
 from spa_bench.tasks.model import Task
 
 
@@ -259,7 +259,7 @@ class EpisodeRunner:
                 self._record(step)
                 return action.status
             try:
-                self.device.execute(action, obs, resolver)
+                step.gesture = self.device.execute(action, obs, resolver)
             except InvalidAction as exc:
                 step.valid, step.invalid_reason = False, str(exc)
             step.timings.execute_s = time.monotonic() - t2

@@ -28,7 +28,7 @@ from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import Metrics
-from spa_bench.phone.ui.png import encode_png
+from spa_bench.phone.ui.png import FrameEncoder
 from spa_bench.phone.vfs import VirtualFS
 
 STATE_VERSION = 1
@@ -52,6 +52,7 @@ class PhoneOS(ScreenMixin, InputMixin):
         self.toast_message: str | None = None
         self.toast_until = 0.0
         self.battery_level = 100
+        self._frames = FrameEncoder()  # keeps the last frame's compressed bands for the next screencap
         self._init_screen_cache()
         fs.ensure_layout()
         self.settings = SettingsStore(fs.host_path(DB_PATH))
@@ -296,7 +297,7 @@ class PhoneOS(ScreenMixin, InputMixin):
         with self.lock:
             key = self.frame_key()
             if self._png is None or self._png_key != key:
-                self._png, self._png_key = encode_png(self.rendered()), key
+                self._png, self._png_key = self._frames.encode(self.rendered()), key
             return self._png
 
     def dump_hierarchy(self, compressed: bool = False) -> str:

@@ -1,20 +1,26 @@
-"""A fast PNG encoder for screenshots: filter type 0 on every row and zlib level 1.
+"""A fast PNG encoder for screenshots: filter type 0 on every row, zlib level 1, and bands that did not
+change since the previous frame are not compressed again.
 
 Pillow's encoder picks a filter per row, which costs more than it saves on flat UI pictures (about 80 ms
-against 30 ms here for a 1080x2400 Settings screen, with files of similar size). Any PNG decoder reads
-the result; numpy (a dependency of rapidocr) inserts the per-row filter bytes, and without it Pillow
-does the whole job.
+against 20 ms here for a 1080x2400 Settings screen, with files of similar size). Most of what is left is
+zlib; so the image is cut into bands of BAND_ROWS rows, each compressed on its own (a fresh deflate
+window, ended by a sync flush, as pigz does), and `FrameEncoder` keeps the previous frame's bands: after
+a tap that redraws one list row, only the bands that row touches are compressed again. The result is one
+ordinary zlib stream in one IDAT chunk; any PNG decoder reads it.
 """
 
 from __future__ import annotations
 
-import io
 import struct
+import threading
 import zlib
 
 from PIL import Image
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
+BAND_ROWS = 32
+_ADLER_BASE = 65521
+_FINAL_BLOCK = b"\x03\x00"  # an empty fixed-Huffman block with BFINAL set: the end of the deflate stream
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -23,24 +29,57 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     )
 
 
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of A + B from those of A and B (zlib's adler32_combine, which Python lacks)."""
+    rem = second_length % _ADLER_BASE
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 += (second & 0xFFFF) + _ADLER_BASE - 1
+    sum2 += ((first >> 16) & 0xFFFF) + ((second >> 16) & 0xFFFF) + _ADLER_BASE - rem
+    sum1 %= _ADLER_BASE
+    sum2 %= _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
+class FrameEncoder:
+    """Encodes successive frames of one screen; thread-safe."""
+
+    def __init__(self, level: int = 1) -> None:
+        self.level = level
+        self._size: tuple[int, int] | None = None
+        self._bands: list[tuple[bytes, bytes, int]] = []  # (raw rows, deflate data, adler32 of filtered)
+        self._lock = threading.Lock()
+
+    def _band(self, rows: bytes, stride: int) -> tuple[bytes, bytes, int]:
+        filtered = b"\x00" + b"\x00".join(rows[i:i + stride] for i in range(0, len(rows), stride))
+        compressor = zlib.compressobj(self.level, zlib.DEFLATED, -15)
+        data = compressor.compress(filtered) + compressor.flush(zlib.Z_SYNC_FLUSH)
+        return rows, data, zlib.adler32(filtered)
+
+    def encode(self, image: Image.Image) -> bytes:
+        """PNG bytes of an image (converted to RGB)."""
+        rgb = image if image.mode == "RGB" else image.convert("RGB")
+        width, height = rgb.size
+        stride = width * 3
+        raw = rgb.tobytes()
+        band_bytes = BAND_ROWS * stride
+        with self._lock:
+            if self._size != (width, height):
+                self._size, self._bands = (width, height), []
+            bands: list[tuple[bytes, bytes, int]] = []
+            adler = 1
+            for index, start in enumerate(range(0, len(raw), band_bytes)):
+                rows = raw[start:start + band_bytes]
+                old = self._bands[index] if index < len(self._bands) else None
+                band = old if old is not None and old[0] == rows else self._band(rows, stride)
+                bands.append(band)
+                adler = adler32_combine(adler, band[2], len(rows) + len(rows) // stride)
+            self._bands = bands
+        stream = b"\x78\x01" + b"".join(b[1] for b in bands) + _FINAL_BLOCK + struct.pack(">I", adler)
+        header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+        return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", stream) + _chunk(b"IEND", b"")
+
+
 def encode_png(image: Image.Image, level: int = 1) -> bytes:
-    """PNG bytes of an RGB image."""
-    if image.mode != "RGB":
-        image = image.convert("RGB")
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover - numpy comes with rapidocr
-        buf = io.BytesIO()
-        image.save(buf, format="PNG", compress_level=level)
-        return buf.getvalue()
-    width, height = image.size
-    pixels = np.frombuffer(image.tobytes(), dtype=np.uint8).reshape(height, width * 3)
-    rows = np.zeros((height, width * 3 + 1), dtype=np.uint8)
-    rows[:, 1:] = pixels
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
-    return (
-        _SIGNATURE
-        + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", zlib.compress(rows.tobytes(), level))
-        + _chunk(b"IEND", b"")
-    )
+    """PNG bytes of one image (no previous frame to reuse)."""
+    return FrameEncoder(level).encode(image)
