@@ -20,8 +20,8 @@ from spa_bench.actions import Action, Finish, LongPress, Swipe, Tap, parse_actio
 from spa_bench.agent import AgentStep, BaseAgent, TaskContext
 from spa_bench.agent.parsing import AnswerParseError, parse_answer
 from spa_bench.agent.prompting import HistoryItem, PromptLanguage, shorten, step_prompt, system_prompt
-from spa_bench.agent.som import draw_marks
 from spa_bench.device.observation import Observation
+from spa_bench.drawing import draw_element_marks
 from spa_bench.errors import ConfigError
 from spa_bench.models import ModelClient, ModelConfig, ModelReply
 from spa_bench.models.messages import Message, system_message, user_message
@@ -179,7 +179,7 @@ class MarkedScreenAgent(ChatAgent):
         self.factor = 1.0
 
     def images(self, observation: Observation) -> list[Any]:
-        marked = draw_marks(observation.screenshot(), observation.elements)
+        marked = draw_element_marks(observation.screenshot(), observation.elements)
         if self.save_marks:
             marked.save(self.context.workdir / f"marks_{self.steps:03d}.png")
         max_side = self.config.image.max_side

@@ -102,6 +102,8 @@ def resolve_gesture(action: Action, elements: Sequence[UIElement], width: int, h
                        duration_ms=action.duration_ms)
     if isinstance(action, Scroll):
         element = target_element(action, elements)
+        if element is None and not (width and height):
+            raise InvalidAction("a scroll of the whole screen needs the screen size")
         area = element.bounds if element is not None else (0, int(height * 0.25), width, int(height * 0.75))
         return Gesture(kind="swipe", points=scroll_path(action.direction, area),
                        duration_ms=SCROLL_DURATION_MS, target=element.bounds if element is not None else None)

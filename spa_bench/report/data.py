@@ -18,12 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spa_bench import __version__
+from spa_bench.drawing import StepGestures
 from spa_bench.errors import ResultsError
 from spa_bench.evaluation.metrics import EPISODE_COLUMNS, MetricsReport, episode_row, summarize
 from spa_bench.evaluation.policy import INFRASTRUCTURE
 from spa_bench.report.details import CHUNK_SIZE, ImageSource, RelativeImages, episode_details, pack_chunk
 from spa_bench.report.load import RunData, read_episode, task_suites
-from spa_bench.report.overlay import ElementResolver
 from spa_bench.results.schema import EpisodeLog
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def prepare_chunk(job: ChunkJob) -> ChunkResult:
             images = embedded_images(folder)
         else:
             images = RelativeImages(f"{job.image_prefix}/{episode}")
-        details.append(episode_details(log, ElementResolver(folder), images))
+        details.append(episode_details(log, StepGestures(folder), images))
     return ChunkResult(rows=rows, infos=infos, packed=pack_chunk(details), unreadable=unreadable)
 
 

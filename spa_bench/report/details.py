@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import quote
 
-from spa_bench.report.overlay import ElementResolver, describe, overlay
+from spa_bench.drawing import StepGestures
+from spa_bench.report.overlay import describe, overlay
 from spa_bench.results.schema import EpisodeLog, ErrorInfo, ObservationRef, TokenUsage, Verdict
 
 CHUNK_SIZE = 50
@@ -83,7 +84,7 @@ def _image(observation: ObservationRef | None, images: ImageSource) -> list[Any]
     return [images(observation.screenshot), observation.width, observation.height]
 
 
-def episode_details(log: EpisodeLog, resolver: ElementResolver, images: ImageSource) -> dict[str, Any]:
+def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource) -> dict[str, Any]:
     """What the episode view shows, compact: steps are lists (see the `S_*` indices in report.js)."""
     steps = []
     for step in log.steps:
@@ -92,7 +93,7 @@ def episode_details(log: EpisodeLog, resolver: ElementResolver, images: ImageSou
             step.index,
             _image(step.observation, images),
             describe(action) if action is not None else None,
-            overlay(action, step.observation, resolver),
+            overlay(step, gestures),
             clip(step.agent_output),
             step.valid,
             step.invalid_reason,

@@ -11,8 +11,8 @@ from PIL import Image
 from spa_bench.actions import Finish, Key, Scroll, Swipe, Tap, TypeText, parse_action
 from spa_bench.agent.external import convert_action, read_recording
 from spa_bench.agent.parsing import AnswerParseError, parse_answer
-from spa_bench.agent.som import PALETTE, draw_marks, text_colour
 from spa_bench.device.elements import parse_hierarchy
+from spa_bench.drawing import PALETTE, draw_element_marks, text_colour
 
 
 @pytest.mark.parametrize(("text", "expected", "thought"), [
@@ -65,7 +65,7 @@ HIERARCHY = """<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0">
 def test_marks_are_drawn_in_their_colours_with_contrasting_labels(background: tuple[int, int, int]) -> None:
     elements = [e for e in parse_hierarchy(HIERARCHY) if e.index >= 0]
     image = Image.new("RGB", (540, 960), background)
-    marked = draw_marks(image, elements)
+    marked = draw_element_marks(image, elements)
     assert marked.size == image.size and image.getpixel((20, 130)) == background  # the original is untouched
     for element in elements:
         left, top, right, bottom = element.bounds

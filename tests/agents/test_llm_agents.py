@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from spa_bench.agent.som import PALETTE
+from spa_bench.drawing import PALETTE
 from spa_bench.results.schema import EpisodeLog
 from spa_bench.runner.config import AgentConfig, RunConfig
 from spa_bench.runner.run import run_benchmark

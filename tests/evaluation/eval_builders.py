@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from spa_bench.drawing import font as _font
 from spa_bench.evaluation.ocr import OcrEngine, OcrResult
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import (
@@ -39,12 +40,6 @@ class Row:
     title: str
     kind: RowKind = "text"
     summary: str | None = None
-
-
-def _font(size: int) -> ImageFont.FreeTypeFont:
-    import noto_cjk_sans_otc
-
-    return ImageFont.truetype(noto_cjk_sans_otc.FONT_PATH, size, index=2)  # 2 = Simplified Chinese face
 
 
 def render_screen(title: str, rows: Sequence[Row], size: tuple[int, int] = (1080, 2400),

@@ -14,15 +14,17 @@ from cli_helpers import run_cli
 from conftest import RealRun
 
 from spa_bench.actions import Scroll, Tap
+from spa_bench.device.gesture import scroll_path
+from spa_bench.drawing import StepGestures
 from spa_bench.evaluation.metrics import episode_row, episode_table, summarize
 from spa_bench.report import build_report, write_report
 from spa_bench.report.build import details_dir
 from spa_bench.report.data import table_from_rows
 from spa_bench.report.html import render_page, script_json
 from spa_bench.report.load import load_runs, read_episode
-from spa_bench.report.overlay import ElementResolver, overlay, scroll_path
+from spa_bench.report.overlay import overlay
 from spa_bench.results.layout import RunLayout
-from spa_bench.results.schema import ObservationRef
+from spa_bench.results.schema import ObservationRef, StepRecord
 
 pytestmark = pytest.mark.usefixtures("adb_env")
 
@@ -88,18 +90,23 @@ def test_episode_columns_match_the_metrics(real_run: RealRun, tmp_path: Path) ->
 def test_overlay_marks_follow_the_device(real_run: RealRun) -> None:
     layout = RunLayout(real_run.run_dir)
     oracle = read_episode(layout.episode_path("oracle__settings_wifi_off_en__r0"))
-    resolver = ElementResolver(layout.episode_dir(oracle.episode_id))
+    gestures = StepGestures(layout.episode_dir(oracle.episode_id))
     first = oracle.steps[0]
-    assert first.action is not None and first.action.type == "tap"
-    mark = overlay(first.action, first.observation, resolver)
-    # the selector resolved against the saved XML: the tap is inside the element's box
+    assert first.action is not None and first.action.type == "tap" and first.gesture is not None
+    mark = overlay(first, gestures)
+    # the recorded gesture: the tap is inside the element's box
     left, top, right, bottom = mark["box"]
     assert mark["k"] == "tap" and left <= mark["x"] <= right and top <= mark["y"] <= bottom
+    assert (mark["x"], mark["y"]) == first.gesture.points[0]
+    # a log written before gestures were recorded: resolved from the selector and the saved XML
+    assert overlay(first.model_copy(update={"gesture": None}), gestures) == mark
     obs = ObservationRef(width=1080, height=2400)
-    assert overlay(Tap(x=5, y=6), obs, resolver) == {"k": "tap", "x": 5, "y": 6}
-    swipe = overlay(Scroll(direction="down"), obs, resolver)
-    assert (swipe["x1"], swipe["y1"], swipe["x2"], swipe["y2"]) == scroll_path("down", (0, 600, 1080, 1800))
-    assert swipe["y1"] > swipe["y2"]  # "down" moves the finger up, as Device._scroll does
+    step = StepRecord(index=0, started_at=datetime.now(), observation=obs, action=Tap(x=5, y=6))
+    assert overlay(step, gestures) == {"k": "tap", "x": 5, "y": 6}
+    swipe = overlay(step.model_copy(update={"action": Scroll(direction="down")}), gestures)
+    start, end = scroll_path("down", (0, 600, 1080, 1800))
+    assert (swipe["x1"], swipe["y1"], swipe["x2"], swipe["y2"]) == (*start, *end)
+    assert swipe["y1"] > swipe["y2"]  # "down" moves the finger up
 
 
 def test_write_report_writes_details_beside_it_and_embed_writes_one_file(real_run: RealRun,
