@@ -53,7 +53,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     device = os.environ.get("SPA_BENCH_DEVICE")
     live = os.environ.get("SPA_BENCH_LIVE_API") == "1"
     for item in items:
-        if "device" in item.keywords and not device:
+        # markers, not keywords: a test's keywords also hold its folder names (tests/device/...)
+        if item.get_closest_marker("device") is not None and not device:
             item.add_marker(pytest.mark.skip(reason="needs a real device: set SPA_BENCH_DEVICE=SERIAL"))
-        if "live_api" in item.keywords and not live:
+        if item.get_closest_marker("live_api") is not None and not live:
             item.add_marker(pytest.mark.skip(reason="calls a real model API: set SPA_BENCH_LIVE_API=1"))

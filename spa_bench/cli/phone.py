@@ -21,6 +21,9 @@ def start(
     size: str = typer.Option("1080x2400", "--size", help="Screen size WIDTHxHEIGHT in pixels."),
     data_dir: Path = typer.Option(Path("phone-data"), "--data-dir",
                                   help="Where the phone keeps its files and snapshots."),
+    exit_with_parent: bool = typer.Option(False, "--exit-with-parent",
+                                          help="Stop when stdin reaches end of file (the harness that "
+                                               "started the phone, holding the other end, has gone)."),
 ) -> None:
     """Run one phone in the foreground until Ctrl-C (or the console's `kill`)."""
     from dataclasses import replace
@@ -38,6 +41,10 @@ def start(
         phone.stop()
 
     previous = signal.signal(signal.SIGTERM, _on_term)
+    if exit_with_parent:
+        from spa_bench.phone.process import stop_when_stdin_closes
+
+        stop_when_stdin_closes(phone.stop)
     try:
         console.print(f"Virtual phone running: ADB on 127.0.0.1:{config.port}, console on 127.0.0.1:"
                       f"{config.console_port}, {width}x{height}, locale {config.locale}, data in {data_dir}",

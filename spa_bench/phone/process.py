@@ -4,6 +4,12 @@ A phone renders screens and encodes PNGs in Python; run inside the harness proce
 harness share one GIL and so one core. `start_phone_processes` runs each phone as
 `python -m spa_bench phone start ...` instead, so a run uses every core. The process handle offers what
 the runner needs: serial, console port, stop, kill.
+
+A phone process dies with the process that started it, however that one ends (SIGKILL included): its
+stdin is a pipe whose only writer is the parent, and the phone (`--exit-with-parent`) stops when the pipe
+reaches end of file - which the kernel makes happen when the parent's descriptors close. (Linux's
+PR_SET_PDEATHSIG would not do: it fires when the *thread* that forked the child ends, and phones are
+started from worker threads too; and the pipe works on every platform.)
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -61,12 +69,19 @@ class PhoneProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(timeout=timeout)
+        self._close_pipe()
+
+    def _close_pipe(self) -> None:
+        if self.process.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.process.stdin.close()
 
     def kill(self) -> None:
         """Die like a crashed device: no clean-up."""
         if self.alive:
             self.process.kill()
             self.process.wait(timeout=10)
+        self._close_pipe()
 
 
 def _accepts(port: int) -> bool:
@@ -85,10 +100,27 @@ def _spawn(port: int, data_dir: Path, locale: str, size: str) -> PhoneProcess:
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "spa_bench", "phone", "start", "--port", str(port), "--locale", locale,
-             "--size", size, "--data-dir", str(data_dir)],
-            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+             "--size", size, "--data-dir", str(data_dir), "--exit-with-parent"],
+            stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.PIPE,  # never written: see the docstring
             env=dict(os.environ, COLUMNS="200"), start_new_session=True)
     return PhoneProcess(port, data_dir, process, log_path)
+
+
+def stop_when_stdin_closes(stop: Callable[[], None]) -> threading.Thread:
+    """Call `stop` (from a daemon thread) once stdin reaches end of file or fails: the parent that
+    holds the pipe's other end has exited. Whatever is written is ignored."""
+
+    def watch() -> None:
+        try:
+            while os.read(0, 4096):
+                pass
+        except OSError:
+            pass
+        stop()
+
+    thread = threading.Thread(target=watch, name="exit-with-parent", daemon=True)
+    thread.start()
+    return thread
 
 
 def _wait_ready(phone: PhoneProcess) -> None:
