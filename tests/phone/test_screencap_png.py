@@ -1,0 +1,60 @@
+"""The phone's PNG encoder: any decoder reads back the exact pixels, also when bands are reused."""
+
+from __future__ import annotations
+
+import io
+import random
+import zlib
+
+from PIL import Image, ImageDraw
+
+from spa_bench.phone.ui.png import BAND_ROWS, FrameEncoder, adler32_combine, encode_png
+
+
+def _screen(seed: int, size: tuple[int, int] = (1080, 2400)) -> Image.Image:
+    """A UI-like picture: flat panels and noisy text-like strips."""
+    rng = random.Random(seed)
+    image = Image.new("RGB", size, (250, 250, 250))
+    draw = ImageDraw.Draw(image)
+    for _ in range(40):
+        x, y = rng.randrange(size[0]), rng.randrange(size[1])
+        draw.rectangle((x, y, x + rng.randrange(400), y + rng.randrange(120)),
+                       fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+    noise = Image.frombytes("RGB", (size[0], 37), rng.randbytes(size[0] * 37 * 3))
+    image.paste(noise, (0, size[1] // 3))
+    return image
+
+
+def _decoded(png: bytes) -> bytes:
+    with Image.open(io.BytesIO(png)) as image:
+        image.load()
+        assert image.format == "PNG" and image.mode == "RGB"
+        return image.tobytes()
+
+
+def test_frames_decode_to_their_pixels_when_bands_are_reused() -> None:
+    encoder = FrameEncoder()
+    first = _screen(1)
+    changed = first.copy()
+    ImageDraw.Draw(changed).rectangle((0, 1000, 1080, 1000 + BAND_ROWS // 2), fill=(10, 20, 30))
+    for frame in (first, changed, first, _screen(2), _screen(2).convert("RGBA")):
+        png = encoder.encode(frame)
+        assert _decoded(png) == frame.convert("RGB").tobytes()
+    odd = _screen(3, (721, 1557))  # a height that is no multiple of the band, a width of odd bytes
+    assert _decoded(encoder.encode(odd)) == odd.tobytes() == _decoded(encode_png(odd))
+
+
+def test_idat_is_one_checked_zlib_stream() -> None:
+    frame = _screen(4, (320, 200))
+    png = encode_png(frame)
+    length = int.from_bytes(png[33:37], "big")
+    assert png[37:41] == b"IDAT"
+    rows = zlib.decompress(png[41:41 + length])  # verifies the Adler-32 as well
+    assert rows == b"".join(b"\x00" + frame.tobytes()[y * 960:(y + 1) * 960] for y in range(200))
+
+
+def test_adler32_combine_matches_zlib() -> None:
+    rng = random.Random(5)
+    for sizes in ((0, 10), (1, 0), (65521, 3), (70_000, 200_000), (5, 65521 * 2 + 7)):
+        a, b = rng.randbytes(sizes[0]), rng.randbytes(sizes[1])
+        assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
