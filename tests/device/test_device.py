@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import android_captures
 import pytest
 from android_captures import FakeAndroid, capture, getprop, screenshot
 
@@ -12,6 +13,10 @@ from spa_bench.device.observation import parse_focus, png_length, split_observat
 from spa_bench.device.transport import Request, Response, ScriptedTransport
 from spa_bench.errors import DeviceCommandFailed, DeviceOffline
 
+
+@pytest.fixture
+def vivo_home() -> FakeAndroid:
+    return android_captures.vivo_home()
 
 def device_on(phone: FakeAndroid) -> tuple[Device, ScriptedTransport]:
     transport = ScriptedTransport(phone)

@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
+import android_captures
 import pytest
 from android_captures import FakeAndroid
 
@@ -25,6 +26,11 @@ from spa_bench.results.schema import (
     StepRecord,
 )
 from spa_bench.tasks.model import Task
+
+
+@pytest.fixture
+def vivo_home() -> FakeAndroid:
+    return android_captures.vivo_home()
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 ACTIONS: list[Action] = [
