@@ -10,6 +10,7 @@ failures from agent failures. Nothing here knows whether the device is virtual.
 from __future__ import annotations
 
 import base64
+import contextlib
 import re
 import shlex
 import time
@@ -87,8 +88,10 @@ class Device:
         self.wait_online()
 
     def disconnect(self) -> None:
+        """`adb disconnect` a TCP device; one the server does not know is disconnected already."""
         if ":" in self.serial:
-            self._host(f"disconnect:{self.serial}")
+            with contextlib.suppress(DeviceCommandFailed):
+                self._host(f"disconnect:{self.serial}")
 
     def wait_online(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
