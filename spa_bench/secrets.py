@@ -40,6 +40,18 @@ def redact_mapping(values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def header_secrets(headers: Mapping[str, str]) -> tuple[str, ...]:
+    """Values of credential-like headers, and the token of `Authorization: Bearer TOKEN`."""
+    out: list[str] = []
+    for name, value in headers.items():
+        if is_secret_key(name) and value:
+            out.append(value)
+            token = value.split()[-1]
+            if token != value:
+                out.append(token)
+    return tuple(out)
+
+
 def scrub_text(text: str, known_secrets: Iterable[str] = ()) -> str:
     """Remove known secret values and key-shaped strings from free text."""
     for secret in known_secrets:

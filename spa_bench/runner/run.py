@@ -24,6 +24,7 @@ from spa_bench.agent import AGENTS, AgentFactory
 from spa_bench.device.device import Device
 from spa_bench.errors import ConfigError, DeviceError, RegistryError, ResultsError
 from spa_bench.evaluation.pipeline import RunEvaluators
+from spa_bench.models.cache import ModelCache, use_cache
 from spa_bench.results.layout import RunLayout, episode_id
 from spa_bench.results.schema import (
     AgentSpec,
@@ -147,7 +148,7 @@ def _open_pool(config: RunConfig) -> DevicePool:
         return connect_devices(config.devices)
     if config.phones < 1:
         raise ConfigError("no devices: give --device SERIAL or --phones N (N >= 1)")
-    return start_virtual_pool(config.phones, size=config.phone_size)
+    return start_virtual_pool(config.phones, size=config.phone_size, clock=config.phone_clock)
 
 
 def _is_final(layout: RunLayout, episode: str) -> bool:
@@ -179,6 +180,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     started_at = datetime.now(UTC)
     events.planned(len(jobs), len(jobs) - len(todo))
     scorers = RunEvaluators({"model": config.judge} if config.judge is not None else None)
+    model_cache = _model_cache(config)  # a bad folder fails here, before any phone starts
     pool = _open_pool(config) if todo else DevicePool([])
     try:
         if manifest is None:
@@ -219,8 +221,9 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                 super().finished(log)
 
         if todo:  # attempts left undone show up below as episodes without a final log
-            LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work, Recording(events), budget,
-                                      config.max_retries)
+            with use_cache(model_cache):  # every model client of the run's agents and judge
+                LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work, Recording(events), budget,
+                                          config.max_retries)
     finally:
         pool.close()
         scorers.close()
@@ -272,6 +275,12 @@ class Budget(threading.Event):
 
     def is_set(self) -> bool:
         return self.user_stop.is_set() or super().is_set()
+
+
+def _model_cache(config: RunConfig) -> ModelCache | None:
+    if config.model_cache is None:
+        return None
+    return ModelCache(config.model_cache, replay_only=config.model_cache_replay)
 
 
 def _redacted_config(config: RunConfig) -> dict[str, Any]:

@@ -1,0 +1,72 @@
+"""`--model-cache`: an mllm run against the local scripted server, then a rerun with the same cache that
+sends the server nothing and repeats every action, on virtual phones whose clock is frozen (so both
+runs see the same screens: the status bar clock is in every screenshot and element list)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from spa_bench.results.schema import EpisodeLog
+from spa_bench.runner.config import AgentConfig, RunConfig
+from spa_bench.runner.run import run_benchmark
+from spa_bench.tasks.repository import TaskFilter
+from spa_bench.testing.openai_server import RecordedRequest, ScriptedOpenAIServer, TextReply
+
+pytestmark = pytest.mark.usefixtures("adb_env")
+
+_LINE = re.compile(r"^\[(\d+)\] (.*)$", re.M)
+
+
+def tap(label: str, tokens: int) -> object:
+    """Tap the first listed element whose line contains `label` (the numbers come from the request)."""
+
+    def answer(request: RecordedRequest) -> TextReply:
+        text = "\n".join(request.texts())
+        n = next(int(m.group(1)) for m in _LINE.finditer(text) if label in m.group(2))
+        return TextReply(f'Reason: tap {label}\nAction: {{"type": "tap", "element": {n}}}', tokens, 30)
+
+    return answer
+
+
+def only_log(logs: list[EpisodeLog]) -> EpisodeLog:
+    (log,) = logs
+    return log
+
+
+def test_a_rerun_with_the_cache_sends_nothing_and_repeats_every_action(results_dir: Path,
+                                                                       tmp_path: Path) -> None:
+    cache = tmp_path / "model-cache"
+    script = [tap("'Network & internet'", 1200), tap("id=switch_widget", 1300),
+              TextReply('Reason: Wi-Fi is off.\nAction: {"type": "finish", "status": "done"}', 1400, 20)]
+    with ScriptedOpenAIServer(script) as server:  # type: ignore[arg-type]
+        config = RunConfig(
+            filter=TaskFilter(ids=["settings_wifi_off_en"]), phones=1, out=results_dir,
+            phone_clock="2026-01-15T09:30:00", model_cache=cache,
+            agents=[AgentConfig(agent="mllm", args={"base_url": server.base_url, "model": "gpt-4o",
+                                                    "api_key_env": "none", "max_side": 720})])
+        first = only_log(run_benchmark(config).logs)
+        sent = len(server.chat_requests())
+        # a new run folder, the same cache; the server keeps counting
+        second = only_log(run_benchmark(config).logs)
+        assert len(server.chat_requests()) == sent == 3  # the rerun sent nothing
+    assert first.run_id != second.run_id
+
+    assert first.termination == second.termination == "done"
+    assert [s.action for s in second.steps] == [s.action for s in first.steps]
+    assert [s.action.type for s in first.steps if s.action] == ["tap", "tap", "finish"]
+    assert [s.agent_output for s in second.steps] == [s.agent_output for s in first.steps]
+    assert [v.success for v in second.verdicts] == [v.success for v in first.verdicts] == [True]
+    # the same screens, thanks to the frozen clock
+    shots = [[(results_dir / log.run_id / "episodes" / log.episode_id / s.observation.screenshot).read_bytes()
+              for s in log.steps if s.observation.screenshot] for log in (first, second)]
+    assert shots[0] == shots[1] and len(shots[0]) == 3
+    # tokens and cost as recorded, and every call marked as answered from the cache
+    assert second.usage.prompt_tokens == first.usage.prompt_tokens == 1200 + 1300 + 1400
+    assert second.usage.cost_usd == pytest.approx(first.usage.cost_usd)
+    assert (first.usage.calls, first.usage.cached_calls) == (3, 0)
+    assert (second.usage.calls, second.usage.cached_calls) == (3, 3)
+    assert [s.usage.cached_calls for s in second.steps] == [1, 1, 1]
+    assert len(list(cache.rglob("*.json"))) == 3
