@@ -147,6 +147,10 @@ def run(
     max_retries: int = typer.Option(2, "--max-retries", min=0, help="Retries after device failures."),
     budget_usd: float | None = typer.Option(None, "--budget-usd", min=0,
                                             help="Start no new episode once finished ones cost more (USD)."),
+    secret_env: list[str] = typer.Option(
+        [], "--secret-env", help="Environment variable whose value is redacted from every file and "
+                                 "output of the run (repeatable; secret-named ones such as *_API_KEY are "
+                                 "redacted anyway)."),
     model_cache: Path | None = typer.Option(
         None, "--model-cache", help="Folder of model replies keyed by request content: a rerun sends no "
                                     "request already answered (replay a run offline, debug for free)."),
@@ -187,7 +191,7 @@ def run(
                 phone_clock=phone_clock,
                 out=out, max_steps=max_steps, step_timeout_s=step_timeout, episode_timeout_s=episode_timeout,
                 settle_s=settle, max_retries=max_retries, budget_usd=budget_usd,
-                model_cache=model_cache, model_cache_replay=model_cache_replay,
+                secret_env=secret_env, model_cache=model_cache, model_cache_replay=model_cache_replay,
                 judge=_judge_config(judge_model, judge_base_url, judge_api_key_env))
         except ValueError as exc:
             raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None

@@ -54,6 +54,8 @@ class RunConfig(BaseModel):
     judge: ModelConfig | None = Field(None, description="the MLLM judge's model for tasks without checks")
     budget_usd: float | None = Field(None, ge=0, description="start no new episode once the agent cost of "
                                                              "finished episodes exceeds this")
+    secret_env: list[str] = Field(default_factory=list, description="environment variables whose values "
+                                                                   "are scrubbed from everything written")
     model_cache: Path | None = Field(None, description="folder of model replies keyed by request content: "
                                                        "a request already answered is not sent again")
     model_cache_replay: bool = Field(False, description="with model_cache: a request not in the cache is "

@@ -7,6 +7,7 @@ episode that already has a final log and running the rest (each exactly once mor
 from __future__ import annotations
 
 import hashlib
+import os
 import platform
 import shutil
 import subprocess
@@ -37,7 +38,14 @@ from spa_bench.runner.config import RunConfig
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
 from spa_bench.runner.scheduler import Attempt, Events, LocalThreadExecutor
-from spa_bench.secrets import REDACTED, redact_argv, redact_mapping
+from spa_bench.secrets import (
+    REDACTED,
+    header_secrets,
+    redact_argv,
+    redact_mapping,
+    register_secrets,
+    secrets_in_args,
+)
 from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 
 KEY_PACKAGES = ("adbutils", "uiautomator2", "openai", "pillow", "pandas", "pydantic", "typer", "rapidocr",
@@ -108,7 +116,7 @@ def _sha256(path: Path) -> str:
 def resolve_agents(config: RunConfig) -> dict[str, AgentFactory]:
     factories = {}
     for agent in config.agents:
-        redacted = [k for k, v in agent.args.items() if v == REDACTED]
+        redacted = [k for k, v in agent.args.items() if isinstance(v, str) and REDACTED in v]
         if redacted:
             raise ConfigError(f"agent {agent.label!r}: argument(s) {', '.join(redacted)} were redacted in "
                               f"the manifest; pass them again with --agent-arg")
@@ -164,6 +172,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     """Run (or, with resume_dir, continue) a benchmark. Blocks until done or `stop` is set."""
     events = events or QuietEvents()
     stop = stop or threading.Event()
+    register_secrets(_run_secrets(config))  # scrubbed from every file and log from now on
     repo = TaskRepository(config.tasks_dir or default_tasks_root())
     jobs, file_hashes = plan_jobs(config, repo)
     if resume_dir is not None:
@@ -275,6 +284,20 @@ class Budget(threading.Event):
 
     def is_set(self) -> bool:
         return self.user_stop.is_set() or super().is_set()
+
+
+def _run_secrets(config: RunConfig) -> set[str]:
+    """Secret values the run was given: variables listed in secret_env, agent arguments (named, inside
+    `cmd`, or by `*_env`), and the judge's key and headers."""
+    found = {os.environ[name] for name in config.secret_env if os.environ.get(name)}
+    for agent in config.agents:
+        found |= secrets_in_args(agent.args)
+    judge = config.judge
+    if judge is not None:
+        found.update(header_secrets(judge.extra_headers))
+        if judge.api_key_env and os.environ.get(judge.api_key_env):
+            found.add(os.environ[judge.api_key_env])
+    return found
 
 
 def _model_cache(config: RunConfig) -> ModelCache | None:
