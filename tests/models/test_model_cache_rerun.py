@@ -52,7 +52,17 @@ def test_a_rerun_with_the_cache_sends_nothing_and_repeats_every_action(results_d
         # a new run folder, the same cache; the server keeps counting
         second = only_log(run_benchmark(config).logs)
         assert len(server.chat_requests()) == sent == 3  # the rerun sent nothing
-    assert first.run_id != second.run_id
+    # and offline: the server is gone, and replay-only would fail any request not in the cache
+    offline = only_log(run_benchmark(config.model_copy(update={"model_cache_replay": True})).logs)
+    assert offline.termination == "done"
+    assert [s.action for s in offline.steps] == [s.action for s in first.steps]
+    assert first.run_id != second.run_id != offline.run_id
+    # a prompt that differs (a smaller image) is not in the cache: in replay-only mode, a recorded error
+    changed = config.model_copy(update={"model_cache_replay": True, "agents": [AgentConfig(
+        agent="mllm", args={**config.agents[0].args, "max_side": 640})]})
+    miss = only_log(run_benchmark(changed).logs)
+    assert miss.termination == "agent_error" and miss.steps[0].action is None
+    assert "no reply in the model cache" in miss.errors[0].message
 
     assert first.termination == second.termination == "done"
     assert [s.action for s in second.steps] == [s.action for s in first.steps]
@@ -70,3 +80,22 @@ def test_a_rerun_with_the_cache_sends_nothing_and_repeats_every_action(results_d
     assert (second.usage.calls, second.usage.cached_calls) == (3, 3)
     assert [s.usage.cached_calls for s in second.steps] == [1, 1, 1]
     assert len(list(cache.rglob("*.json"))) == 3
+
+
+def test_a_frozen_phone_clock_stands_still_and_a_bad_one_is_refused() -> None:
+    from datetime import datetime, timedelta
+
+    from pydantic import ValidationError
+
+    from spa_bench.phone.system.clock import PhoneClock, parse_clock
+
+    when = parse_clock("2026-01-15T10:30:00+01:00")  # converted to the phone's UTC
+    assert when == datetime(2026, 1, 15, 9, 30)
+    clock = PhoneClock.frozen(when)
+    assert clock.now() == clock.now() == when and clock.status_time(True) == "09:30"
+    clock.set_now(when + timedelta(days=1))  # tasks may still set the date
+    assert clock.now() == datetime(2026, 1, 16, 9, 30)
+    with pytest.raises(ValidationError, match="phone_clock: invalid clock 'tomorrow'"):
+        RunConfig(agents=[AgentConfig(agent="noop")], phone_clock="tomorrow")
+    with pytest.raises(ValidationError, match="model_cache_replay needs model_cache"):
+        RunConfig(agents=[AgentConfig(agent="noop")], model_cache_replay=True)
