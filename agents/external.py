@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
@@ -255,9 +256,10 @@ def _key(api_key_env: str | None, api_key: str | None) -> str | None:
 
 
 def harness_adb_env(path: str) -> dict[str, str]:
-    """PATH with the folder of the harness's adb first, and ADB: the adb the harness itself uses (PATH's,
-    else the one inside the adbutils wheel), so a program that runs plain `adb` finds it. Empty when
-    there is none (the program may still use adbutils)."""
+    """ADB: the adb the harness itself uses ($ADBUTILS_ADB_PATH, PATH's, else the one inside the adbutils
+    wheel), and a PATH on which plain `adb` is that one: its folder first, unless PATH finds it already
+    (then PATH is left alone - moving /usr/bin to the front would shadow a virtualenv's python). Empty
+    when there is no adb at all (the program may still use adbutils)."""
     from adbutils import AdbError
     from adbutils._utils import adb_path
 
@@ -265,6 +267,9 @@ def harness_adb_env(path: str) -> dict[str, str]:
         adb = os.path.abspath(adb_path())
     except AdbError:
         return {}
+    found = shutil.which("adb", path=path)
+    if found and os.path.realpath(found) == os.path.realpath(adb):
+        return {"ADB": adb}
     folder = os.path.dirname(adb)
     rest = [p for p in path.split(os.pathsep) if p and os.path.abspath(p) != folder]
     return {"ADB": adb, "PATH": os.pathsep.join([folder, *rest])}

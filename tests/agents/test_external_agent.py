@@ -216,3 +216,30 @@ def test_keys_reach_no_file_report_or_console(results_dir: Path, tmp_path: Path,
     assert "--openai_api_key ***REDACTED***" in manifest["agents"][0]["args"]["cmd"]
     command = episode["agent_exit"]["command"]
     assert command[command.index("--agent-key") + 1] == "***REDACTED***"  # the filled-in {api_key}
+
+
+def test_the_program_gets_the_harness_adb_without_shadowing_path(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from adbutils._utils import _get_bin_dir
+    from spa_bench.agents.external import harness_adb_env
+
+    bundled = os.path.join(_get_bin_dir(), "adb")
+    tools, venv = tmp_path / "usr-bin", tmp_path / "venv-bin"
+    for folder in (tools, venv):
+        folder.mkdir()
+        (folder / "python").write_text("#!/bin/sh\n")
+    fake = tools / "adb"
+    fake.write_text("#!/bin/sh\nexit 0\n")  # answers `adb version`, so adbutils takes it
+    fake.chmod(0o755)
+    monkeypatch.delenv("ADBUTILS_ADB_PATH", raising=False)
+    # no adb on PATH: the bundled one, its folder first
+    monkeypatch.setenv("PATH", str(venv))
+    expected = {"ADB": bundled, "PATH": os.pathsep.join([_get_bin_dir(), str(venv)])}
+    assert harness_adb_env(str(venv)) == expected
+    # PATH's adb is the harness's: PATH stays as it is (the venv's python keeps winning)
+    path = os.pathsep.join([str(venv), str(tools)])
+    monkeypatch.setenv("PATH", path)
+    assert harness_adb_env(path) == {"ADB": str(fake)}
+    # an adb chosen by ADBUTILS_ADB_PATH that PATH would not find: its folder goes first
+    monkeypatch.setenv("ADBUTILS_ADB_PATH", bundled)
+    assert harness_adb_env(path)["PATH"].split(os.pathsep)[0] == _get_bin_dir()
