@@ -7,6 +7,7 @@ episode that already has a final log and running the rest (each exactly once mor
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import platform
 import shutil
@@ -48,6 +49,7 @@ from spa_bench.secrets import (
 )
 from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 
+log = logging.getLogger("spa_bench.runner")
 KEY_PACKAGES = ("adbutils", "uiautomator2", "openai", "pillow", "pandas", "pydantic", "typer", "rapidocr",
                 "onnxruntime")
 UNFINISHED = ("device_error", "interrupted")
@@ -303,6 +305,10 @@ def _run_secrets(config: RunConfig) -> set[str]:
 def _model_cache(config: RunConfig) -> ModelCache | None:
     if config.model_cache is None:
         return None
+    if not config.devices and config.phone_clock is None:
+        log.warning("--model-cache without --phone-clock: the virtual phones show the time of day, so a "
+                    "rerun sees other screens and asks the model again; freeze it in this run and in "
+                    "reruns, e.g. --phone-clock 2026-01-15T09:30")
     return ModelCache(config.model_cache, replay_only=config.model_cache_replay)
 
 
