@@ -41,6 +41,10 @@ _SECRET_VALUE = re.compile(r"\b(sk-[A-Za-z0-9_-]{16,}|sk-ant-[A-Za-z0-9_-]{16,}|
 _REFERENCE_SUFFIX = re.compile(r"[_-](env|env_var|var|file|path)$", re.I)
 _ENV_SUFFIX = re.compile(r"[_-](env|env_var|var)$", re.I)
 
+_NAME = re.compile(r"[A-Za-z_][\w.-]*")  # the key of a key=value argument (not a URL's text)
+_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s:]*:([^/@\s]+)@")
+_URL_QUERY = re.compile(r"[?&]([^=&\s#]+)=([^&\s#]+)")
+
 _registered: set[str] = set()
 _registered_lock = threading.Lock()
 
@@ -86,8 +90,15 @@ def secrets_in_args(args: Mapping[str, Any], environ: Mapping[str, str] | None =
                 if env.get(variable):
                     out.add(env[variable])
         else:
-            out |= argv_secrets(_split(value))
+            out |= argv_secrets(_split(value)) | url_secrets(value)
     return {v for v in out if len(v) >= MIN_SECRET}
+
+
+def url_secrets(text: str) -> set[str]:
+    """Passwords in URLs (`https://user:PASSWORD@host`) and secret-named query parameters (`?key=...`)."""
+    found = {m.group(1) for m in _URL_PASSWORD.finditer(text)}
+    found |= {m.group(2) for m in _URL_QUERY.finditer(text) if is_secret_key(m.group(1))}
+    return found
 
 
 def argv_secrets(argv: Iterable[str]) -> set[str]:
@@ -106,7 +117,7 @@ def argv_secrets(argv: Iterable[str]) -> set[str]:
                 take_next = True
             continue
         key, sep, value = arg.partition("=")
-        if sep and is_secret_key(key):
+        if sep and _NAME.fullmatch(key) and is_secret_key(key):
             out.add(value)
     return {v for v in out if v}
 
@@ -184,11 +195,11 @@ def redact_argv(argv: list[str]) -> list[str]:
                 hide_next = True
             continue
         key, sep, value = arg.partition("=")
-        if sep and is_secret_key(key):
+        if sep and _NAME.fullmatch(key) and is_secret_key(key):
             out.append(f"{key}={REDACTED}")
         else:
             # `cmd=python run.py --openai_api_key KEY`: the option inside the value is a secret too
-            out.append(scrub_text(arg, argv_secrets(_split(value)) if sep else ()))
+            out.append(scrub_text(arg, (argv_secrets(_split(value)) if sep else set()) | url_secrets(arg)))
     return out
 
 

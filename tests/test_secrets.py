@@ -47,16 +47,20 @@ def test_secret_values_in_agent_arguments() -> None:
     assert argv_secrets(["--token", "t0k3n-value", "plain", "secret=s3cr3t-value", "--seed", "1"]) == {
         "t0k3n-value", "s3cr3t-value"}
     assert argv_secrets(['--api-key="unbalanced']) == {'"unbalanced'}
+    assert secrets_in_args({"base_url": "https://me:url-pass-123@gw.example/v1?api-key=query-key-456&x=1"},
+                           env) == {"url-pass-123", "query-key-456"}
 
 
 def test_redact_argv_hides_options_inside_a_cmd_value() -> None:
     argv = ["spa-bench", "run", "--agent-arg", "cmd=python run.py --openai_api_key abcdefgh12345 --lang en",
-            "--agent-arg", "api_key=zyxwvut98765", "--api-key", "k-12345678"]
+            "--agent-arg", "api_key=zyxwvut98765", "--api-key", "k-12345678",
+            "--judge-base-url", "https://me:urlpass-5678@gw.example/v1"]
     out = redact_argv(argv)
     text = " ".join(out)
     assert "abcdefgh12345" not in text and "zyxwvut98765" not in text and "k-12345678" not in text
     assert out[3] == f"cmd=python run.py --openai_api_key {REDACTED} --lang en"
     assert out[5] == f"api_key={REDACTED}" and out[7] == REDACTED
+    assert out[9] == f"https://me:{REDACTED}@gw.example/v1"
 
 
 def test_registered_and_environment_values_are_scrubbed_everywhere(monkeypatch: pytest.MonkeyPatch,

@@ -46,6 +46,7 @@ from spa_bench.secrets import (
     redact_mapping,
     register_secrets,
     secrets_in_args,
+    url_secrets,
 )
 from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 
@@ -290,13 +291,14 @@ class Budget(threading.Event):
 
 def _run_secrets(config: RunConfig) -> set[str]:
     """Secret values the run was given: variables listed in secret_env, agent arguments (named, inside
-    `cmd`, or by `*_env`), and the judge's key and headers."""
+    `cmd` or URLs, or by `*_env`), and the judge's key, headers and URL password."""
     found = {os.environ[name] for name in config.secret_env if os.environ.get(name)}
     for agent in config.agents:
         found |= secrets_in_args(agent.args)
     judge = config.judge
     if judge is not None:
         found.update(header_secrets(judge.extra_headers))
+        found |= url_secrets(judge.base_url or "")
         if judge.api_key_env and os.environ.get(judge.api_key_env):
             found.add(os.environ[judge.api_key_env])
     return found
