@@ -9,6 +9,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 import typer
+from pydantic import ValidationError
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -193,6 +194,11 @@ def run(
                 settle_s=settle, max_retries=max_retries, budget_usd=budget_usd,
                 secret_env=secret_env, model_cache=model_cache, model_cache_replay=model_cache_replay,
                 judge=_judge_config(judge_model, judge_base_url, judge_api_key_env))
+        except ValidationError as exc:  # its str() ends with a documentation URL: say what is wrong
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise ConfigError(f"{where}: {message}" if where else message) from None
         except ValueError as exc:
             raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None
         with Progress(*columns, console=console, transient=False) as progress:

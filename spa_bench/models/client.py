@@ -200,7 +200,7 @@ class ModelClient:
     def _to_cache(self, key: str, reply: ModelReply) -> None:
         assert self.cache is not None
         entry = new_entry(key, requested_model=self.config.model, served_model=reply.model,
-                          text=self._scrub(reply.text), finish_reason=reply.finish_reason,
+                          text=reply.text, finish_reason=reply.finish_reason,
                           prompt_tokens=reply.usage.prompt_tokens,
                           completion_tokens=reply.usage.completion_tokens, usage_known=reply.usage_known,
                           model_s=reply.model_s)

@@ -113,3 +113,12 @@ def test_a_frozen_phone_clock_stands_still_and_a_bad_one_is_refused() -> None:
         RunConfig(agents=[AgentConfig(agent="noop")], phone_clock="tomorrow")
     with pytest.raises(ValidationError, match="model_cache_replay needs model_cache"):
         RunConfig(agents=[AgentConfig(agent="noop")], model_cache_replay=True)
+
+
+def test_cli_errors_name_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    from cli_helpers import run_cli
+
+    replay = run_cli(capsys, "run", "--agent", "noop", "--model-cache-replay")
+    assert replay.code == 2 and "model_cache_replay needs model_cache (--model-cache DIR)" in replay.err
+    clock = run_cli(capsys, "run", "--agent", "noop", "--phone-clock", "tomorrow")
+    assert clock.code == 2 and "phone_clock: invalid clock 'tomorrow'" in clock.err
