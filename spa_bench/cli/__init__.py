@@ -20,6 +20,7 @@ from spa_bench.cli import run as run_cli
 from spa_bench.cli import tasks as tasks_cli
 from spa_bench.cli.common import console_err, state
 from spa_bench.errors import ConfigError, SpaBenchError
+from spa_bench.secrets import scrub_text
 
 app = typer.Typer(
     name="spa-bench",
@@ -62,7 +63,7 @@ def main() -> None:
     except SpaBenchError as exc:
         if state.debug:
             raise
-        console_err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        console_err.print(f"[bold red]error:[/] {scrub_text(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(2 if isinstance(exc, ConfigError) else 1)
     except KeyboardInterrupt:
         console_err.print("[yellow]interrupted[/]")
@@ -80,6 +81,7 @@ def main() -> None:
             sys.exit(exc.exit_code)
         if state.debug:
             raise
-        console_err.print(f"[bold red]internal error:[/] {exc!r} (run with --debug for the traceback)",
+        console_err.print(f"[bold red]internal error:[/] {scrub_text(repr(exc))} (run with --debug for the "
+                          "traceback)",
                           highlight=False, soft_wrap=True)
         sys.exit(1)
