@@ -74,14 +74,22 @@ def main() -> None:
         console_err.print("[yellow]aborted[/]")
         sys.exit(130)
     except Exception as exc:  # click usage errors and friends
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
+        if _is_usage_error(exc):
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(int(getattr(exc, "exit_code", 2)))
         if state.debug:
             raise
         console_err.print(f"[bold red]internal error:[/] {scrub_text(repr(exc))} (run with --debug for the "
                           "traceback)",
                           highlight=False, soft_wrap=True)
         sys.exit(1)
+
+
+def _is_usage_error(exc: Exception) -> bool:
+    """Click's exceptions, whichever click raised them: newer typer releases vendor their own copy
+    (`typer._click`), whose classes are not click's but share typer's public base class."""
+    import click
+
+    if isinstance(exc, click.ClickException):
+        return True
+    return isinstance(exc, getattr(typer, "TyperException", ())) and hasattr(exc, "show")
