@@ -20,7 +20,7 @@
 Failures raise; nothing returns an error value. DeviceOffline and DeviceTimeout mark infrastructure
 failures: the scheduler retries such an episode on another device. A DeviceCommandFailed during a task's
 setup ends the episode as a harness error; agent failures are recorded as the agent's. (An action that
-makes no sense on the current screen - spa_bench.device.device.InvalidAction - is not an error of this
+makes no sense on the current screen - spa_bench.device.gesture.InvalidAction - is not an error of this
 tree: the episode records it as an invalid step and goes on.)
 """
 

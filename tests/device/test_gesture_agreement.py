@@ -3,6 +3,7 @@ executed are the same points - for new logs (gesture on the step) and old ones (
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import UTC, datetime
 from pathlib import Path
@@ -88,8 +89,12 @@ def drawn_points(mark: dict[str, object]) -> list[tuple[int, int]]:
 def test_report_judge_and_device_agree(tmp_path: Path, vivo_home: FakeAndroid, old_log: bool) -> None:
     log, folder = record_episode(tmp_path, vivo_home, ACTIONS)
     assert all(step.gesture is not None for step in log.steps)
-    if old_log:
-        log = log.model_copy(update={"steps": [s.model_copy(update={"gesture": None}) for s in log.steps]})
+    if old_log:  # as spa-bench wrote it before gestures were recorded: no "gesture" key at all
+        raw = json.loads((folder / "episode.json").read_text(encoding="utf-8"))
+        for step in raw["steps"]:
+            del step["gesture"]
+        log = EpisodeLog.model_validate(raw)
+        assert all(step.gesture is None for step in log.steps)
     gestures = StepGestures(folder)
     frames = trajectory(log, folder)
     for step, frame, command in zip(log.steps, frames, vivo_home.inputs, strict=True):
@@ -120,3 +125,15 @@ def test_typing_draws_the_field_it_typed_into(tmp_path: Path, vivo_home: FakeAnd
     assert mark["k"] == "type" and mark["box"] == list(gesture.target)
     taps = [executed_points(c) for c in vivo_home.inputs if c.startswith("input tap")]
     assert taps == ([list(gesture.points)] if gesture.points else [])
+
+
+def test_nothing_is_drawn_where_nothing_happened(tmp_path: Path, vivo_home: FakeAndroid) -> None:
+    log, folder = record_episode(tmp_path, vivo_home, [Tap(element=2), Tap(element=2)])
+    invalid = log.steps[0].model_copy(update={"gesture": None, "valid": False,
+                                              "invalid_reason": "no element 2 on this screen"})
+    (folder / "hierarchy" / "001.xml").unlink()  # an old log whose dump is gone: nowhere to resolve
+    undumped = log.steps[1].model_copy(update={"gesture": None})
+    gestures = StepGestures(folder)
+    assert overlay(invalid, gestures) == {"k": "label", "text": "tap element #2"}
+    assert overlay(undumped, gestures) == {"k": "label", "text": "tap element #2"}
+    assert gestures.of(log.steps[1]) == log.steps[1].gesture  # a recorded gesture needs no dump
