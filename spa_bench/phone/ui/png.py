@@ -6,7 +6,8 @@ against 20 ms here for a 1080x2400 Settings screen, with files of similar size).
 zlib; so the image is cut into bands of BAND_ROWS rows, each compressed on its own (a fresh deflate
 window, ended by a sync flush, as pigz does), and `FrameEncoder` keeps the previous frame's bands: after
 a tap that redraws one list row, only the bands that row touches are compressed again. The result is one
-ordinary zlib stream in one IDAT chunk; any PNG decoder reads it.
+ordinary zlib stream in one IDAT chunk; any PNG decoder reads it. Deflate is zlib-ng's when it is
+installed (a dependency: about 4x faster than zlib at level 1, for files a quarter larger), else zlib's.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ import threading
 import zlib
 
 from PIL import Image
+
+try:
+    from zlib_ng import zlib_ng as deflate
+except ImportError:  # pragma: no cover - zlib-ng is a dependency; the standard library's zlib also works
+    import zlib as deflate  # type: ignore[no-redef]
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 BAND_ROWS = 32
@@ -52,9 +58,9 @@ class FrameEncoder:
 
     def _band(self, rows: bytes, stride: int) -> tuple[bytes, bytes, int]:
         filtered = b"\x00" + b"\x00".join(rows[i:i + stride] for i in range(0, len(rows), stride))
-        compressor = zlib.compressobj(self.level, zlib.DEFLATED, -15)
-        data = compressor.compress(filtered) + compressor.flush(zlib.Z_SYNC_FLUSH)
-        return rows, data, zlib.adler32(filtered)
+        compressor = deflate.compressobj(self.level, deflate.DEFLATED, -15)
+        data = compressor.compress(filtered) + compressor.flush(deflate.Z_SYNC_FLUSH)
+        return rows, data, deflate.adler32(filtered)
 
     def encode(self, image: Image.Image) -> bytes:
         """PNG bytes of an image (converted to RGB)."""
