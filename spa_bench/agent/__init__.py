@@ -97,6 +97,8 @@ AGENTS.add_lazy("mllm", "spa_bench.agents.mllm:MLLMAgent")
 AGENTS.add_lazy("text", "spa_bench.agents.text_agent:TextAgent")
 AGENTS.add_lazy("reflection", "spa_bench.agents.reflection:ReflectionAgent")
 AGENTS.add_lazy("external", "spa_bench.agents.external:ExternalAgent")
+# native GUI-model adapters (spa_bench.agent.native_agent)
+AGENTS.add_lazy("ui-tars", "spa_bench.agents.ui_tars:UITarsAgent")
 
 
 def register_agent(name: str) -> Callable[[A], A]:

@@ -13,7 +13,7 @@ adapter codec's `render` in the frame of the image it received: absolute frames 
 image as the model's processor would resize it (`processor`, Qwen2.5-VL's defaults unless told),
 never from what the adapter thinks, so a run passes only when the adapter maps points back from the
 frame the model really answered in. A golden step that needs what native actions cannot say (a
-field to clear) is reported in `errors` and answered with an HTTP 500.
+field to clear) is reported in `errors` and answered with an HTTP 400.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ class NativeScriptedModel:
                 self.replies.append(text)
             return TextReply(text, prompt_tokens=1000, completion_tokens=50)
         except (ScriptError, NativeActionError) as exc:
-            self.errors.append(str(exc))
-            return ErrorReply(500, f"scripted native model: {exc}")
+            self.errors.append(str(exc))  # 400: not retried, the episode stops at once
+            return ErrorReply(400, f"scripted native model: {exc}", "invalid_request_error")
 
     # -- one answer ---------------------------------------------------------------------------------------
     def _answer(self, request: RecordedRequest) -> str:
