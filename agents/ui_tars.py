@@ -32,7 +32,7 @@ min_pixels, max_pixels. Serve e.g. ByteDance-Seed/UI-TARS-1.5-7B with vLLM.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from spa_bench.agent.codec import DecodedReply, NativeCodec, ReplyError, call_of, point_of, quote
 from spa_bench.agent.frames import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, FrameSpec, SmartResize
@@ -124,7 +124,7 @@ class UITarsCodec(NativeCodec):
         if verb == "wait":
             return NativeAction("wait", seconds=5.0)  # "Sleep for 5s and take a screenshot"
         if verb == "finish":
-            status = "infeasible" if name == "call_user" else "done"
+            status: Literal["done", "infeasible"] = "infeasible" if name == "call_user" else "done"
             return NativeAction("finish", text=str(inputs.get("content") or "") or None, status=status)
         return NativeAction(verb, point=start, end=end)
 

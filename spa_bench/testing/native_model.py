@@ -176,3 +176,20 @@ def _image_size(url: str) -> tuple[int, int]:
         raise ScriptError("the image is not a data URL")
     with Image.open(io.BytesIO(base64.b64decode(data))) as img:
         return img.size
+
+
+def sample_observation(data_dir: Path, width: int = 1080, height: int = 2400) -> Observation:
+    """A real screen of the virtual phone (its Settings app), rendered in-process with no adb: what
+    `spa-bench agents show` and benchmarks/agent_overhead.py build requests for."""
+    from spa_bench.phone.api import PhoneConfig
+    from spa_bench.phone.system import PhoneOS
+    from spa_bench.phone.vfs import VirtualFS
+
+    (data_dir / "fs").mkdir(parents=True, exist_ok=True)
+    fs = VirtualFS(data_dir / "fs")
+    fs.ensure_layout()
+    phone = PhoneOS(PhoneConfig(data_dir=data_dir, width=width, height=height), fs)
+    phone.start_activity("com.android.settings")
+    xml = phone.dump_hierarchy()
+    return Observation(phone.screenshot_png(), xml, parse_hierarchy(xml), "com.android.settings", None,
+                       False, width, height)
