@@ -99,6 +99,7 @@ AGENTS.add_lazy("reflection", "spa_bench.agents.reflection:ReflectionAgent")
 AGENTS.add_lazy("external", "spa_bench.agents.external:ExternalAgent")
 # native GUI-model adapters (spa_bench.agent.native_agent)
 AGENTS.add_lazy("ui-tars", "spa_bench.agents.ui_tars:UITarsAgent")
+AGENTS.add_lazy("autoglm", "spa_bench.agents.autoglm:AutoGLMAgent")
 
 
 def register_agent(name: str) -> Callable[[A], A]:

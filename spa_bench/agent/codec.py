@@ -58,6 +58,8 @@ class NativeCodec(ABC):
     verbs: ClassVar[frozenset[Verb]]
     # whether `type` can submit (UI-TARS: a trailing "\n"); else the scripted model sends enter separately
     type_submits: ClassVar[bool] = False
+    # whether `type` replaces the field's text (AutoGLM's handler clears it first)
+    type_clears: ClassVar[bool] = False
 
     @abstractmethod
     def decode(self, text: str) -> DecodedReply:

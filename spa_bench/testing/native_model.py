@@ -139,7 +139,7 @@ class NativeScriptedModel:
                 return [golden.model_copy(update={"selector": None, "x": x, "y": y})]
             return [golden]
         if isinstance(golden, TypeText):
-            if golden.clear:
+            if golden.clear and not self.codec.type_clears:
                 raise ScriptError(f"{task.id}: {self.codec.name} cannot clear a text field ({golden!r})")
             out: list[Action] = []
             if element is not None and not element.focused:

@@ -22,6 +22,15 @@ MALFORMED: dict[str, list[str]] = {
         "Thought: scroll\nAction: scroll(point='<point>500 500</point>', direction='sideways')",
         "",
     ],
+    "autoglm": [
+        "<think>The settings page is open.</think>",
+        '<think>x</think><answer>do(action="Teleport", element=[10,10])</answer>',
+        '<think>x</think><answer>do(action="Tap", element=[1200,40])</answer>',
+        '<think>x</think><answer>do(action="Tap", element=[500,',
+        '<think>x</think><answer>do(action="Tap", element="middle")</answer>',
+        '<think>x</think><answer>do(action="Swipe", start=[500,500])</answer>',
+        '<think>x</think><answer>do(action="Type", text=42)</answer>',
+    ],
 }
 
 
