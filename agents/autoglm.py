@@ -52,7 +52,7 @@ _NO_EFFECT = ("Note", "Call_API", "Interact")
 
 class AutoGLMCodec(NativeCodec):
     name = "autoglm"
-    verbs: ClassVar[frozenset[Verb]] = frozenset(
+    verbs: frozenset[Verb] = frozenset(
         {"tap", "double_tap", "long_press", "swipe", "type", "key", "open_app", "wait", "finish"})
     type_clears = True
 

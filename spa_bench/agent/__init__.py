@@ -100,6 +100,8 @@ AGENTS.add_lazy("external", "spa_bench.agents.external:ExternalAgent")
 # native GUI-model adapters (spa_bench.agent.native_agent)
 AGENTS.add_lazy("ui-tars", "spa_bench.agents.ui_tars:UITarsAgent")
 AGENTS.add_lazy("autoglm", "spa_bench.agents.autoglm:AutoGLMAgent")
+AGENTS.add_lazy("qwen-vl", "spa_bench.agents.qwen_vl:QwenVLAgent")
+AGENTS.add_lazy("gui-owl", "spa_bench.agents.gui_owl:GUIOwlAgent")
 
 
 def register_agent(name: str) -> Callable[[A], A]:

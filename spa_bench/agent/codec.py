@@ -54,8 +54,8 @@ class ParsedReply:
 class NativeCodec(ABC):
     """One model family's reply syntax. `verbs` are the NativeAction verbs it can write."""
 
-    name: ClassVar[str]
-    verbs: ClassVar[frozenset[Verb]]
+    name: str
+    verbs: frozenset[Verb]
     # whether `type` can submit (UI-TARS: a trailing "\n"); else the scripted model sends enter separately
     type_submits: ClassVar[bool] = False
     # whether `type` replaces the field's text (AutoGLM's handler clears it first)
