@@ -102,6 +102,7 @@ AGENTS.add_lazy("ui-tars", "spa_bench.agents.ui_tars:UITarsAgent")
 AGENTS.add_lazy("autoglm", "spa_bench.agents.autoglm:AutoGLMAgent")
 AGENTS.add_lazy("qwen-vl", "spa_bench.agents.qwen_vl:QwenVLAgent")
 AGENTS.add_lazy("gui-owl", "spa_bench.agents.gui_owl:GUIOwlAgent")
+AGENTS.add_lazy("cogagent", "spa_bench.agents.cogagent:CogAgentAgent")
 
 
 def register_agent(name: str) -> Callable[[A], A]:
