@@ -89,6 +89,9 @@ def test_adapter_plays_the_subset_natively(agent: str, results_dir: Path) -> Non
     # apps open by name where the format can say so, else from the home screen's icon
     assert ("open_app" in kinds) == ("open_app" in prototype(agent, args).codec.verbs)
     assert kinds & {"scroll", "swipe"}
+    for log in logs.values():  # the shared model client counted every call, its tokens and time
+        assert log.usage.calls == len(log.steps) and log.usage.prompt_tokens == 1000 * len(log.steps)
+        assert all(s.timings.model_s is not None and s.timings.model_s > 0 for s in log.steps)
     keys = {s.action.key for log in logs.values() for s in log.steps if s.action and s.action.type == "key"}
     assert {"back", "home"} <= keys
     typed = [s.action.text for s in logs["chat_reply_mom_zh"].steps if s.action and s.action.type == "type"]
