@@ -3,6 +3,7 @@ malformed replies (recorded invalid steps, never a crash)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,32 @@ def test_absolute_frames_at_720x1280(agent: str, results_dir: Path) -> None:
 def test_ui_tars_version_1_answers_on_0_to_1000(results_dir: Path) -> None:
     run_native("ui-tars", results_dir, args={"version": "1.0"}, ids=["chat_reply_mom_zh"])
     assert prototype("ui-tars", {"version": "1.0"}).frame_spec.describe() == "relative 0-1000"
+
+
+@pytest.mark.parametrize("agent", ["ui-tars", "autoglm", "qwen-vl", "gui-owl", "cogagent"])
+def test_the_command_of_the_issue_is_all_it_takes(agent: str, results_dir: Path,
+                                                   capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`spa-bench run --agent ui-tars --agent-arg base_url=... --agent-arg model=...` against a local
+    OpenAI-compatible server, nothing else (no key: the environment has none)."""
+    from cli_helpers import run_cli
+
+    from spa_bench.tasks.repository import TaskRepository, default_tasks_root
+    from spa_bench.testing.native_model import NativeScriptedModel
+    from spa_bench.testing.openai_server import ScriptedOpenAIServer
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    made = prototype(agent)
+    task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
+    model = NativeScriptedModel(made.codec, made.frame_spec, [task], results_dir)
+    with ScriptedOpenAIServer(when_empty=model) as server:
+        result = run_cli(capsys, "run", "--task", task.id, "--phones", "1", "--out", str(results_dir),
+                         "--agent", agent, "--agent-arg", f"base_url={server.base_url}",
+                         "--agent-arg", f"model={made.info.models[0]}")
+        served = {r.body["model"] for r in server.chat_requests()}
+    assert result.code == 0, result.err
+    assert not model.errors and served == {made.info.models[0]}
+    (run_dir,) = [p for p in results_dir.iterdir() if p.is_dir()]
+    episode = json.loads(next(run_dir.glob("episodes/*/episode.json")).read_text(encoding="utf-8"))
+    assert episode["termination"] == "done"
+    assert [v["success"] for v in episode["verdicts"] if v["evaluator"] == "state"] == [True]
