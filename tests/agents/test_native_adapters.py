@@ -148,3 +148,31 @@ def test_the_command_of_the_issue_is_all_it_takes(agent: str, results_dir: Path,
     episode = json.loads(next(run_dir.glob("episodes/*/episode.json")).read_text(encoding="utf-8"))
     assert episode["termination"] == "done"
     assert [v["success"] for v in episode["verdicts"] if v["evaluator"] == "state"] == [True]
+
+
+@pytest.mark.parametrize(("agent", "args"), [
+    ("ui-tars", {}), ("autoglm", {"date": "2026-01-15"}), ("qwen-vl", {"version": "3"}), ("gui-owl", {}),
+    ("cogagent", {})])
+def test_native_requests_replay_from_the_model_cache(agent: str, args: dict[str, str], results_dir: Path,
+                                                     tmp_path: Path) -> None:
+    """An adapter's requests are the same on a rerun (frozen phone clock; AutoGLM's date given), so a
+    replay-only rerun with --model-cache needs no server and repeats every action."""
+    from spa_bench.runner.config import AgentConfig, RunConfig
+    from spa_bench.runner.run import run_benchmark
+    from spa_bench.tasks.repository import TaskFilter, TaskRepository, default_tasks_root
+    from spa_bench.testing.native_model import NativeScriptedModel
+    from spa_bench.testing.openai_server import ScriptedOpenAIServer
+
+    made = prototype(agent, args)
+    task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
+    model = NativeScriptedModel(made.codec, made.frame_spec, [task], results_dir)
+    with ScriptedOpenAIServer(when_empty=model) as server:
+        config = RunConfig(filter=TaskFilter(ids=[task.id]), phones=1, out=results_dir,
+                           phone_clock="2026-01-15T09:30:00", model_cache=tmp_path / "cache",
+                           agents=[AgentConfig(agent=agent, args={
+                               "base_url": server.base_url, "model": "m", "api_key_env": "none", **args})])
+        (first,) = run_benchmark(config).logs
+        sent = len(server.chat_requests())
+    (offline,) = run_benchmark(config.model_copy(update={"model_cache_replay": True})).logs
+    assert first.termination == offline.termination == "done" and sent == len(first.steps)
+    assert [s.action for s in offline.steps] == [s.action for s in first.steps]
