@@ -198,3 +198,22 @@ def test_content_row_format_matches_a_real_capture() -> None:
     parsed = rows(files[0].read_text(encoding="utf-8"))
     assert parsed and parsed[0]["_id"] == "1" and parsed[0]["source"] == "NULL"
     assert parsed[0]["text"] == "Password: helloworld"
+
+
+def test_adb_emu_reaches_the_modem_commands(running_phone: PhoneHandle) -> None:
+    """`adb emu` (which reads the token file itself) drives the same commands as a telnet client."""
+    running_phone.reset()
+    serial = f"emulator-{running_phone.phone.config.console_port}"
+    adb = running_phone.adb
+    try:
+        sent = adb.text("emu", "sms", "send", "5550177", "hello", "from", "adb", serial=serial)
+        assert sent.split() == ["OK"]
+        assert adb.text("emu", "geo", "fix", "116.397", "39.909", serial=serial).split() == ["OK"]
+        assert "KO: bad phone number format" in adb.run("emu", "gsm", "call", "x1", serial=serial,
+                                                         check=False).stdout.decode()
+        query = "content query --uri content://sms/inbox --where \"address='5550177'\""
+        inbox = rows(running_phone.shell(query))
+        assert [r["body"] for r in inbox] == ["hello from adb"]
+        assert "Location[gps 39.909000,116.397000 " in running_phone.shell("dumpsys location")
+    finally:
+        running_phone.reset()
