@@ -70,7 +70,6 @@ class Session:
 
     commands: tuple[CommandDef, ...]
     out: list[str] = field(default_factory=list)
-    authenticated: bool = False
     finished: bool = False
     killed: bool = False
 
@@ -94,12 +93,10 @@ class CommandDef:
     handler: Handler | None = None
     subcommands: tuple[CommandDef, ...] = ()
 
-    def matches(self, line: str) -> int:
-        """Length of the name that `line` starts with (followed by a space or the end), else -1."""
-        for name in self.names.split("|"):
-            if line.startswith(name) and line[len(name):len(name) + 1] in ("", " "):
-                return len(name)
-        return -1
+    def matches(self, line: str) -> bool:
+        """Whether `line` starts with one of the names, followed by a space or the end (case matters)."""
+        return any(line.startswith(name) and line[len(name):len(name) + 1] in ("", " ")
+                   for name in self.names.split("|"))
 
 
 def find_command(line: str, table: tuple[CommandDef, ...]) -> tuple[CommandDef, str | None] | None:
@@ -107,7 +104,7 @@ def find_command(line: str, table: tuple[CommandDef, ...]) -> tuple[CommandDef, 
     space = line.find(" ")
     args = (line[space:].lstrip(" ") or None) if space >= 0 else None
     for cmd in table:
-        if cmd.matches(line) >= 0:
+        if cmd.matches(line):
             return cmd, args
     return None
 
@@ -250,9 +247,7 @@ class Console:
         self.listener.stop()
 
     def new_session(self) -> Session:
-        if not self.token:
-            return Session(self.main, authenticated=True)
-        return Session(self.preauth)
+        return Session(self.preauth if self.token else self.main)
 
     def greeting(self) -> str:
         if not self.token:
@@ -285,11 +280,10 @@ class Console:
                     continue
                 reply = self.handle_line(session, bytes(line))
                 line.clear()
-                if reply and not _send(sock, reply):
-                    return
-                if session.killed:
+                sent = not reply or _send(sock, reply)
+                if session.killed:  # only the authenticated table has `kill`
                     self.on_kill()
-                if session.finished:
+                if session.finished or not sent:
                     return
 
     def handle_line(self, session: Session, raw: bytes) -> str:
@@ -306,10 +300,6 @@ class Console:
         execute(session, line)
         return "".join(session.out)
 
-    def execute(self, line: str, session: Session) -> str:
-        """Run one command line in `session`; returns its reply."""
-        return self.handle_line(session, line.encode("utf-8"))
-
     # -- handlers ---------------------------------------------------------------------------------------
     def _auth(self, session: Session, args: str | None) -> bool:
         if args is None:
@@ -319,7 +309,7 @@ class Console:
             session.write("KO: authentication token does not match ~/.emulator_console_auth_token\n")
             return False
         session.write(HELP_PROMPT)
-        session.commands, session.authenticated = self.main, True
+        session.commands = self.main
         return True
 
     def _avd_name(self, session: Session, _args: str | None) -> bool:
