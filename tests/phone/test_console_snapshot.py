@@ -177,6 +177,10 @@ def test_console_auth_and_commands(console: tuple[Console, list[str]]) -> None:
     assert client.cmd("avd snapshot load nothing").startswith("KO: snapshot 'nothing' does not exist")
     assert client.cmd("avd snapshot delete base") == "OK\r\n"
     assert client.cmd("bogus").startswith("KO:")
+    # no modem behind this console: the emulator's answers when its modem / GPS emulation is absent
+    assert client.cmd("sms send 5550100 hi") == "KO: modem emulation not running\r\n"
+    assert client.cmd("gsm call 5550100") == "KO: modem emulation not running\r\n"
+    assert client.cmd("geo fix 1 2") == "KO: no GPS emulation in this virtual device\r\n"
     assert client.cmd("kill") == "OK: killing emulator, bye bye\r\n"
     deadline = time.monotonic() + 2
     while not kills and time.monotonic() < deadline:

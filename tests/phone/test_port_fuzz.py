@@ -349,6 +349,30 @@ def test_adb_many_connections_and_streams(target: Target, batch: Batch) -> None:
             host.close()
 
 
+def test_adb_tcp_and_local_services_reach_nothing_on_the_host(target: Target, batch: Batch) -> None:
+    """tcp:PORT reaches only the phone's own in-process servers (uiautomator2 on 9008), never a host port."""
+    host = RawAdb(target)
+    host.handshake()
+    services = [f"tcp:{p}" for p in (22, 80, 5037, target.adb_port, target.console_port, target.u2_port, 0,
+                                      65535, 99999)]
+    services += ["tcp:-1", "tcp:127.0.0.1:22", "tcp:localhost", "localfilesystem:/tmp/x",
+                 "localabstract:adbd", "localreserved:x", "dev:/dev/null", "jdwp:1",
+                 "reverse:forward:tcp:9999;tcp:9008"]
+    try:
+        for local, service in enumerate(services, start=1):
+            host.send(A_OPEN, local, 0, service.encode() + b"\0")
+            host.sock.settimeout(3)
+            while (p := host.recv()) is not None and p.arg1 != local:
+                pass
+            assert p is not None and p.command == A_CLSE, (service, p)
+        host.send(A_OPEN, 100, 0, b"tcp:9008\0")
+        while (p := host.recv()) is not None and p.arg1 != 100:
+            pass
+        assert p is not None and p.command == A_OKAY
+    finally:
+        host.close()
+
+
 def test_adb_random_bytes_after_a_valid_handshake(target: Target, batch: Batch) -> None:
     rng = random.Random(1703)
     commands = [A_OPEN, A_OKAY, A_WRTE, A_CLSE, A_CNXN, A_AUTH, A_SYNC, A_STLS, 0, 0xFFFFFFFF]
