@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from spa_bench.phone.apps.messages.store import epoch_ms
 from spa_bench.phone.system.call_log import INCOMING_TYPE, MISSED_TYPE, CallEntry, CallLog
 from spa_bench.phone.system.clock import PhoneClock
 
@@ -48,8 +49,6 @@ class Telephony:
         self.last_incoming_number = ""
 
     def _now_ms(self) -> int:
-        from spa_bench.phone.apps.messages.store import epoch_ms
-
         return epoch_ms(self.clock.now())
 
     def find(self, number: str) -> Call | None:
