@@ -5,9 +5,12 @@ client can tell: the greeting, token authentication against ~/.emulator_console_
 a random token when missing; an empty file turns authentication off), the command tables and their
 wording, and `OK` / `KO: reason` replies. Before a successful `auth` a client gets the emulator's
 pre-auth table only: `help`, `help-verbose`, `ping`, `avd name`, `auth`, `quit|exit`, none of which changes
-anything; every other line is refused with "KO: unknown command, try 'help'" and has no effect.
+anything; every other command is refused ("KO: unknown command, try 'help'", or "KO:  bad sub-command"
+after the `avd` help for other `avd` sub-commands) and has no effect.
 After `auth`: `avd status|name|snapshot list|save|load|del`, `kill`, and the modem commands of
-`console_modem` (`sms send`, `gsm call|accept|cancel|busy|hold|list`, `geo fix`).
+`console_modem` (`sms send`, `gsm call|accept|cancel|busy|hold|list`, `geo fix`). Emulator commands the
+phone has nothing behind (network, power, event, redir, sensor, finger, rotate, `gsm signal`, `geo nmea`,
+`avd stop`, ...) are not in the tables, so they are refused as unknown rather than answered OK.
 So `adb -s emulator-5554 emu avd snapshot load x` works for a phone whose ADB port is 5555.
 """
 
