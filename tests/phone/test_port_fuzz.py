@@ -206,6 +206,7 @@ class RawAdb:
         self.send(A_CNXN, 0x01000001, 256 * 1024, b"host::features=shell_v2,cmd,stat_v2,ls_v2")
         while (p := self.recv()) is not None and p.command != A_CNXN:
             pass
+        assert p is not None, "the phone did not answer CNXN"
 
     def stream(self, local: int, service: bytes, send: bytes = b"", wait: float = 3.0) -> bytes:
         """OPEN a service, write `send` to it, and return everything it wrote back before closing."""
@@ -303,11 +304,11 @@ def test_adb_malformed_framing_and_oversized_lengths(target: Target, batch: Batc
         lambda: struct.pack("<6I", A_CNXN, 0x01000000, 4096, 100, 12345, A_CNXN ^ 0xFFFFFFFF) + b"x" * 100,
     ]
     replies = []
-    for _ in range(240):
+    for _ in range(1000):
         if not batch.time_left():
             break
         replies.append(one_shot(target, target.adb_port, rng.choice(kinds)(), wait=0.5))
-    assert len(replies) == 240
+    assert len(replies) >= 100  # the loop may stop at its deadline on a slow machine, not before 100
     assert any(r.startswith(b"CNXN") for r in replies)  # the well-framed ones were answered
 
 
@@ -376,7 +377,8 @@ def test_adb_tcp_and_local_services_reach_nothing_on_the_host(target: Target, ba
 def test_adb_random_bytes_after_a_valid_handshake(target: Target, batch: Batch) -> None:
     rng = random.Random(1703)
     commands = [A_OPEN, A_OKAY, A_WRTE, A_CLSE, A_CNXN, A_AUTH, A_SYNC, A_STLS, 0, 0xFFFFFFFF]
-    for i in range(60):
+    done = 0
+    for i in range(300):
         if not batch.time_left():
             break
         host = RawAdb(target)
@@ -394,6 +396,8 @@ def test_adb_random_bytes_after_a_valid_handshake(target: Target, batch: Batch) 
             pass
         target.received.append(drain(host.sock, time.monotonic() + 0.5))
         host.close()
+        done += 1
+    assert done >= 30
 
 
 def test_sync_and_shell_paths_stay_inside_the_phone(target: Target, batch: Batch) -> None:
