@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 HOST = "127.0.0.1"
 BATCH_SECONDS = 8.0  # every loop stops at this deadline even if its count is not reached
+PATH_SECONDS = 25.0  # the path-traversal batch: ~300 streams that each end in milliseconds
 MARKER = "fuzz-escape"  # every file the fuzzing tries to create outside the phone carries this name
 PASSWD_HEAD = Path("/etc/passwd").read_bytes().split(b"\n", 1)[0] if Path("/etc/passwd").is_file() else b""
 
@@ -100,8 +101,8 @@ class Batch:
     tree_before: dict[str, tuple[int, int]]
     started: float = field(default_factory=time.monotonic)
 
-    def time_left(self) -> bool:
-        return time.monotonic() - self.started < BATCH_SECONDS
+    def time_left(self, budget: float = BATCH_SECONDS) -> bool:
+        return time.monotonic() - self.started < budget
 
     def check(self) -> None:
         t = self.target
@@ -406,6 +407,7 @@ def test_sync_and_shell_paths_stay_inside_the_phone(target: Target, batch: Batch
     local = 1
     try:
         for path in traversal_paths(target):
+            assert batch.time_left(PATH_SECONDS), "path traversal batch over its time budget"
             for request in (b"STAT", b"STA2", b"LIST", b"LIS2", b"RECV"):
                 blob = path.encode()
                 sync = request + struct.pack("<I", len(blob)) + blob + b"QUIT\0\0\0\0"
@@ -416,6 +418,7 @@ def test_sync_and_shell_paths_stay_inside_the_phone(target: Target, batch: Batch
             host.stream(local + 1, f"exec:cat '{path}'".encode())
             local += 2
         for path in write_paths(target):
+            assert batch.time_left(PATH_SECONDS), "path traversal batch over its time budget"
             spec = f"{path},33188".encode()
             data = b"DATA" + struct.pack("<I", 6) + b"pwned\n"
             request = b"SEND" + struct.pack("<I", len(spec)) + spec + data + b"DONE\0\0\0\0QUIT\0\0\0\0"
@@ -432,6 +435,8 @@ def test_sync_and_shell_paths_stay_inside_the_phone(target: Target, batch: Batch
         # Sync garbage: unknown ids, oversized lengths, a path longer than adb allows.
         rng = random.Random(1704)
         for i in range(40):
+            if not batch.time_left(PATH_SECONDS):
+                break
             junk = rng.choice([b"RECV" + struct.pack("<I", 2**32 - 1),
                                b"SEND" + struct.pack("<I", 5000) + b"x" * 5000,
                                rng.randbytes(rng.randint(1, 300)),
