@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import socket
-import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -82,18 +81,15 @@ def test_snapshot_restores_files_and_state(store: tuple[SnapshotStore, FakeSyste
     assert [info.name for info in snapshots.list()] == ["clean"]
 
 
-def test_snapshot_load_is_fast(store: tuple[SnapshotStore, FakeSystem, Path]) -> None:
+def test_snapshot_load_restores_every_time(store: tuple[SnapshotStore, FakeSystem, Path]) -> None:
     snapshots, _system, fs = store
     snapshots.save("s")
-    times = []
+    # Its speed is measured by benchmarks/phone_latency.py, not asserted here.
     for i in range(15):
         (fs / "sdcard" / f"dirty{i}.txt").write_text("dirty")
         time.sleep(0.05)  # let the background spare copy finish, as between two episodes
-        t0 = time.perf_counter()
         snapshots.load("s")
-        times.append(time.perf_counter() - t0)
         assert not (fs / "sdcard" / f"dirty{i}.txt").exists()
-    assert statistics.median(times) < 0.1, times
 
 
 def test_snapshot_errors(store: tuple[SnapshotStore, FakeSystem, Path]) -> None:
