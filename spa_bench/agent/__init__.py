@@ -53,6 +53,9 @@ class AgentStep:
     output: str | None = None  # thought or raw model text, kept in the log
     usage: TokenUsage = field(default_factory=TokenUsage)
     model_s: float | None = None  # time spent inside model calls, if known
+    # the agent itself found its model's answer unusable: the step is recorded as invalid with this reason
+    # and `action` (the raw answer) as its raw action, without trying to read an action out of it
+    invalid_reason: str | None = None
 
 
 @runtime_checkable
