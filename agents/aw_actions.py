@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spa_bench.actions import Action, Finish, Key, LongPress, OpenApp, Scroll, Swipe, Tap, TypeText, Wait
+from spa_bench.actions import Action, TypeText
 from spa_bench.agent.codec import ReplyError
 from spa_bench.agent.frames import Frame
 from spa_bench.agent.native import NativeAction, NativeActionError, to_action
@@ -190,63 +190,49 @@ def to_our_action(native: NativeAction, element: AWElement | None, frame: Frame)
 
 
 # -- the reverse, for the scripted model of the tests ------------------------------------------------------
-def render(action: Action, elements: Sequence[AWElement], width: int, height: int,
+def render(native: NativeAction, elements: Sequence[AWElement], width: int, height: int,
            reason: str = "Following the plan.") -> str:
-    """`action` (screen pixels or our element indexes, resolved on the same screen) as an AndroidWorld
-    agent would answer it: elements by AndroidWorld index. NativeActionError when not expressible."""
-    return f"Reason: {reason}\nAction: {json.dumps(render_fields(action, elements, width, height), ensure_ascii=False)}"
+    """A NativeAction in screen pixels as an AndroidWorld agent would answer it, elements by their
+    AndroidWorld index. NativeActionError when the format cannot say it."""
+    fields = render_fields(native, elements, width, height)
+    return f"Reason: {reason}\nAction: {json.dumps(fields, ensure_ascii=False)}"
 
 
-def render_fields(action: Action, elements: Sequence[AWElement], width: int,
+def render_fields(native: NativeAction, elements: Sequence[AWElement], width: int,
                   height: int) -> dict[str, Any]:
-    if isinstance(action, Tap | LongPress):
-        point = _point(action, elements)
-        kind = "click" if isinstance(action, Tap) else "long_press"
+    verb = native.verb
+    point = (round(native.point[0]), round(native.point[1])) if native.point is not None else None
+    if verb in ("tap", "double_tap", "long_press"):
+        assert point is not None
+        kind = "long_press" if verb == "long_press" else "click"
         found = element_at(point, elements, width, height)
         return {"action_type": kind, "index": found.index} if found is not None else \
             {"action_type": kind, "x": point[0], "y": point[1]}
-    if isinstance(action, TypeText):
-        fields: dict[str, Any] = {"action_type": "input_text", "text": action.text}
-        if action.element is not None:
-            node = next((e for e in elements if e.node.index == action.element), None)
-            if node is None:
-                raise NativeActionError(f"no AndroidWorld element for field {action.element}")
-            fields["index"] = node.index
-        return fields
-    if isinstance(action, Scroll):
-        fields = {"action_type": "scroll", "direction": action.direction}
-        if action.element is not None:
-            node = next((e for e in elements if e.node.index == action.element), None)
-            if node is not None:
-                fields["index"] = node.index
-        return fields
-    if isinstance(action, Swipe):  # a finger moving up scrolls down
-        dx, dy = action.x2 - action.x1, action.y2 - action.y1
-        direction = ("down" if dy < 0 else "up") if abs(dy) >= abs(dx) else ("right" if dx < 0 else "left")
-        found = element_at((action.x1, action.y1), elements, width, height, scrollable=True)
-        return {"action_type": "scroll", "direction": direction} | ({"index": found.index} if found else {})
-    if isinstance(action, Key):
+    if verb == "type":
+        return {"action_type": "input_text", "text": native.text or ""}
+    if verb in ("scroll", "swipe"):
+        direction = native.direction
+        if verb == "swipe":  # a finger moving up scrolls down
+            assert native.point is not None and native.end is not None
+            dx, dy = native.end[0] - native.point[0], native.end[1] - native.point[1]
+            vertical = abs(dy) >= abs(dx)
+            direction = ("down" if dy < 0 else "up") if vertical else ("right" if dx < 0 else "left")
+        fields: dict[str, Any] = {"action_type": "scroll", "direction": direction}
+        found = element_at(point, elements, width, height, scrollable=True) if point is not None else None
+        return fields | ({"index": found.index} if found is not None else {})
+    if verb == "key":
         names = {"back": "navigate_back", "home": "navigate_home", "enter": "keyboard_enter"}
-        if action.key not in names:
-            raise NativeActionError(f"AndroidWorld's actions have no {action.key} key")
-        return {"action_type": names[action.key]}
-    if isinstance(action, OpenApp):
-        return {"action_type": "open_app", "app_name": action.app}
-    if isinstance(action, Wait):
+        if native.key not in names:
+            raise NativeActionError(f"AndroidWorld's actions have no {native.key} key")
+        return {"action_type": names[native.key]}
+    if verb == "open_app":
+        return {"action_type": "open_app", "app_name": native.text}
+    if verb == "wait":
         return {"action_type": "wait"}
-    assert isinstance(action, Finish)
-    if action.answer:
-        return {"action_type": "answer", "text": action.answer}
-    return {"action_type": "status", "goal_status": "infeasible" if action.status == "infeasible" else "complete"}
-
-
-def _point(action: Tap | LongPress, elements: Sequence[AWElement]) -> tuple[int, int]:
-    if action.x is not None and action.y is not None:
-        return action.x, action.y
-    node = next((e for e in elements if action.element is not None and e.node.index == action.element), None)
-    if node is not None:
-        return node.node.center
-    raise NativeActionError("resolve the target to coordinates or an element on this screen first")
+    if native.text:
+        return {"action_type": "answer", "text": native.text}
+    status = "infeasible" if native.status == "infeasible" else "complete"
+    return {"action_type": "status", "goal_status": status}
 
 
 def element_at(point: tuple[int, int], elements: Sequence[AWElement], width: int, height: int,

@@ -1,4 +1,4 @@
-"""AndroidWorld's view of a screen: its UI element list, the two ways M3A and T3A describe it, and M3A's marks.
+"""AndroidWorld's view of a screen: its UI element list, M3A's and T3A's descriptions of it, M3A's marks.
 
 Our own code, following google-research/android_world (Apache-2.0) so that the model sees what the
 published M3A / T3A runs saw:

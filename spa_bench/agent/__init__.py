@@ -97,6 +97,11 @@ AGENTS.add_lazy("mllm", "spa_bench.agents.mllm:MLLMAgent")
 AGENTS.add_lazy("text", "spa_bench.agents.text_agent:TextAgent")
 AGENTS.add_lazy("reflection", "spa_bench.agents.reflection:ReflectionAgent")
 AGENTS.add_lazy("external", "spa_bench.agents.external:ExternalAgent")
+AGENTS.add_lazy("m3a", "spa_bench.agents.m3a:M3AAgent")
+AGENTS.add_lazy("t3a", "spa_bench.agents.t3a:T3AAgent")
+AGENTS.add_lazy("appagent", "spa_bench.agents.appagent:AppAgent")
+AGENTS.add_lazy("os-atlas", "spa_bench.agents.os_atlas:OSAtlasAgent")
+AGENTS.add_lazy("seeact-v", "spa_bench.agents.seeact_v:SeeActVAgent")
 
 
 def register_agent(name: str) -> Callable[[A], A]:

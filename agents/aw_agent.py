@@ -1,0 +1,193 @@
+"""The machinery M3A and T3A share (AndroidWorld's designs): an action call plus a summary call per step.
+
+AndroidWorld's agents, each step (m3a.py / t3a.py `step`): number the screen's UI elements, ask for an
+action (`Reason: ... Action: {...}`) given the goal, the element list (M3A: also the raw screenshot and
+the screenshot with marks) and the history of step summaries; carry the action out; then ask the same
+model to summarise the step from the before/after screens, and keep `Action selected: <action>.
+<summary>` as that step's history line. Here the harness carries the action out between two of our
+steps, so the summary of step k is asked at the start of step k+1, when its "after" screen is the new
+observation: same requests, same order, one step later; a step's usage is the sum of both calls. The
+episode's last action (finish, or the step limit) gets no summary, as in AndroidWorld. A reply that
+cannot be used is an invalid step, and AndroidWorld's note for it ("Output for action selection is not
+in the correct format ...") becomes that step's history line, with no summary call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from spa_bench.actions import Action
+from spa_bench.agent import AgentStep, TaskContext
+from spa_bench.agent.codec import DecodedReply, NativeCodec, ParsedReply, ReplyError
+from spa_bench.agent.frames import Frame, FrameSpec
+from spa_bench.agent.native import NativeAction, NativeActionError, Verb
+from spa_bench.agent.native_agent import NativeAgent, Screen
+from spa_bench.device.observation import Observation
+from spa_bench.models.messages import Message, text_part
+from spa_bench.results.schema import TokenUsage
+
+from . import aw_actions
+from .aw_elements import AWElement, aw_elements, describe, draw_aw_marks, label_corner
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+SCREEN_FRAME = FrameSpec.absolute()  # points in screen pixels: element centres, x/y of a click
+ALL_VERBS: frozenset[Verb] = frozenset(("tap", "double_tap", "long_press", "swipe", "scroll", "type", "key",
+                                        "open_app", "wait", "finish"))
+
+
+def screen_frame(observation: Observation) -> Frame:
+    return SCREEN_FRAME.bind(observation.width, observation.height, (observation.width, observation.height))
+
+
+class AWCodec(NativeCodec):
+    """AndroidWorld's JSON actions. Stateful: `bind(observation)` numbers that screen's elements, so
+    that `decode` can read `"index": 3` and `encode` can write it."""
+
+    name: ClassVar[str] = "androidworld"
+    verbs: ClassVar[frozenset[Verb]] = ALL_VERBS
+    type_submits: ClassVar[bool] = True  # input_text always presses enter
+
+    def __init__(self, elements: list[AWElement] | None = None, width: int = 0, height: int = 0) -> None:
+        self.elements = elements or []
+        self.width, self.height = width, height
+
+    def bind(self, observation: Observation) -> AWCodec:
+        return type(self)(aw_elements(observation.all_elements), observation.width, observation.height)
+
+    def read(self, text: str, frame: Frame) -> tuple[aw_actions.AWReply, ParsedReply]:
+        """The reply's parts and our action; AWReplyError (with AndroidWorld's note) when unusable."""
+        reply = aw_actions.read_reply(text)
+        native, element = aw_actions.to_native(reply.fields, self.elements, self.width, self.height)
+        action = aw_actions.to_our_action(native, element, frame)
+        return reply, ParsedReply(action, native, reply.reason)
+
+    def decode(self, text: str) -> DecodedReply:
+        reply = aw_actions.read_reply(text)
+        native, _ = aw_actions.to_native(reply.fields, self.elements, self.width, self.height)
+        return DecodedReply(native, reply.reason)
+
+    def parse(self, text: str, frame: Frame) -> ParsedReply:
+        if not text or not text.strip():
+            raise aw_actions.AWReplyError("the reply is empty", aw_actions.NOT_IN_FORMAT)
+        return self.read(text, frame)[1]
+
+    def encode(self, native: NativeAction, thought: str) -> str:
+        return aw_actions.render(native, self.elements, self.width, self.height, thought or "Next step.")
+
+    def render(self, action: Action, frame: Frame, observation: Observation | None = None,
+               thought: str = "") -> str:
+        if observation is None:
+            raise NativeActionError("AndroidWorld actions name elements: the screen is needed")
+        return NativeCodec.render(self.bind(observation), action, frame, observation, thought)
+
+
+@dataclass(frozen=True)
+class _Done:
+    """The last carried-out action, waiting for its summary at the start of the next step."""
+
+    action_text: str
+    reason: str
+    before_elements: str
+    before_image_url: str | None  # M3A: the marked screenshot the action was chosen on (no label)
+
+
+class AndroidWorldAgent(NativeAgent):
+    """M3A / T3A: subclasses set `style` ("m3a" with screenshots, "t3a" text only) and the templates."""
+
+    style: ClassVar[str]
+    action_template: ClassVar[str]
+    summary_template: ClassVar[str]
+    history_separator: ClassVar[str]  # "Step 1- ..." (M3A) or "Step 1: ..." (T3A)
+    frame_spec = SCREEN_FRAME
+    codec: AWCodec
+    codec_class: ClassVar[type[AWCodec]] = AWCodec
+    default_max_tokens: ClassVar[int | None] = 1000  # infer.Gpt4Wrapper sends max_tokens 1000
+
+    def __init__(self, image_format: str = "jpeg", **kwargs: Any) -> None:
+        super().__init__(image_format=image_format, **kwargs)
+        self.codec = self.codec_class()
+
+    def reset(self, context: TaskContext) -> None:
+        super().reset(context)
+        self.summaries: list[str] = []
+        self.done: _Done | None = None
+
+    # -- one step: the summary of the previous step, then the action ----------------------------------------
+    def step(self, observation: Observation) -> AgentStep:
+        codec = self.codec.bind(observation)
+        elements_text = describe(codec.elements, observation.width, observation.height, self.style)
+        marked, marked_url, images = None, None, []
+        if self.style == "m3a":  # the raw screenshot and the same with marks, both as JPEG (infer.py)
+            raw = observation.screenshot()
+            marked = draw_aw_marks(raw, codec.elements)
+            marked_url = self.client.image_url(marked)
+            images = [self.client.image_url(raw), marked_url]
+        usage, model_s, output = TokenUsage(), 0.0, ""
+        if self.done is not None:
+            summary_reply = self.client.chat(self.summary_messages(marked, elements_text))
+            usage, model_s = usage + summary_reply.usage, model_s + summary_reply.model_s
+            self.summaries.append(f"Action selected: {self.done.action_text}. {summary_reply.text}")
+            output = f"[summary] {summary_reply.text}\n\n[action] "
+            self.done = None
+        prompt = self.action_prompt(elements_text)
+        reply = self.client.chat([_user(prompt, images)])
+        usage, model_s = usage + reply.usage, model_s + reply.model_s
+        self.steps += 1
+        frame = screen_frame(observation)
+        try:
+            parts, parsed = codec.read(reply.text, frame)
+        except aw_actions.AWReplyError as exc:
+            self.summaries.append(exc.note)
+            return AgentStep(reply.text, output=output + reply.text, usage=usage, model_s=model_s,
+                             invalid_reason=f"{self.codec.name}: {exc}")
+        except ReplyError as exc:  # pragma: no cover - aw_actions raises only AWReplyError
+            self.summaries.append(aw_actions.NOT_PARSED)
+            return AgentStep(reply.text, output=output + reply.text, usage=usage, model_s=model_s,
+                             invalid_reason=f"{self.codec.name}: {exc}")
+        if parsed.native.verb != "finish":
+            self.done = _Done(parts.action_text, parts.reason, elements_text, marked_url)
+        return AgentStep(parsed.action, output=output + reply.text, usage=usage, model_s=model_s)
+
+    def messages(self, observation: Observation, screen: Screen) -> list[Message]:
+        """The action request (for `agents show`): what `step` sends first on a first step."""
+        codec = self.codec.bind(observation)
+        text = self.action_prompt(describe(codec.elements, observation.width, observation.height, self.style))
+        images = [screen.image_url] if self.style == "m3a" else []
+        if self.style == "m3a":
+            images.append(self.client.image_url(draw_aw_marks(observation.screenshot(), codec.elements)))
+        return [_user(text, images)]
+
+    def action_prompt(self, elements_text: str) -> str:
+        history = "\n".join(f"Step {i + 1}{self.history_separator} {s}" for i, s in enumerate(self.summaries))
+        keys: dict[str, str] = {"goal": self.context.instruction,
+                                "history": history or "You just started, no action has been performed yet.",
+                                "additional_guidelines": ""}
+        keys["ui_elements" if self.style == "m3a" else "ui_elements_description"] = \
+            elements_text or "Not available"
+        return self.action_template.format(**keys)
+
+    def summary_messages(self, marked: Image.Image | None, after_elements: str) -> list[Message]:
+        """m3a.py / t3a.py `_summarize_prompt`; M3A adds the marked screenshot the action was chosen on
+        (m3a.py labels only its stored copy "before", so the image sent carries no label) and the new
+        marked screenshot labelled "after"."""
+        assert self.done is not None
+        before, after = self.done.before_elements, after_elements
+        if self.style == "t3a":  # t3a.py `_summarize_prompt` fills in 'Not available' for empty lists
+            before, after = before or "Not available", after or "Not available"
+        prompt = self.summary_template.format(goal=self.context.instruction, before_elements=before,
+                                              after_elements=after, action=self.done.action_text,
+                                              reason=self.done.reason)
+        images: list[str] = []
+        if marked is not None and self.done.before_image_url is not None:
+            images = [self.done.before_image_url, self.client.image_url(label_corner(marked, "after"))]
+        return [_user(prompt, images)]
+
+
+def _user(text: str, image_urls: list[str]) -> Message:
+    """infer.Gpt4Wrapper.predict_mm: one user message, the prompt first, then the images."""
+    content: list[dict[str, Any]] = [text_part(text)]
+    content += [{"type": "image_url", "image_url": {"url": url}} for url in image_urls]
+    return {"role": "user", "content": content}
