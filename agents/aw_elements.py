@@ -116,7 +116,7 @@ def describe(elements: Sequence[AWElement], width: int, height: int, style: str)
 _GREEN = (0, 255, 0)
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def label_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     from PIL import ImageFont
 
     try:
@@ -133,7 +133,7 @@ def draw_aw_marks(image: Image.Image, elements: Sequence[AWElement]) -> Image.Im
     out = image.convert("RGB")
     width, height = out.size
     draw = ImageDraw.Draw(out)
-    font = _font(20)
+    font = label_font(20)
     for element in elements:
         if not is_shown(element, width, height):
             continue
@@ -152,5 +152,5 @@ def label_corner(image: Image.Image, label: str) -> Image.Image:
     width, height = out.size
     draw = ImageDraw.Draw(out)
     draw.rectangle((width - 150, height - 30, width - 1, height - 1), fill=(255, 255, 255))
-    draw.text((width - 120, height - 28), label, fill=(0, 0, 0), font=_font(24))
+    draw.text((width - 120, height - 28), label, fill=(0, 0, 0), font=label_font(24))
     return out
