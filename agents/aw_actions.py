@@ -66,8 +66,9 @@ _ACTION = re.compile(r"Action:(.*)", re.S)
 _FIRST_OBJECT = re.compile(r"\{.*?\}", re.S)
 
 
-def read_reply(text: str) -> AWReply:
-    """Reason, action text and the validated JSONAction fields of a reply. AWReplyError otherwise."""
+def read_reply(text: str, fields: tuple[str, ...] = FIELDS) -> AWReply:
+    """Reason, action text and the validated JSONAction fields of a reply (`fields`: the JSONAction's
+    fields; SeeAct-V's adds `element`). AWReplyError otherwise."""
     reason_match, action_match = _REASON.search(text), _ACTION.search(text)
     reason = reason_match.group(1).strip() if reason_match else ""
     action = action_match.group(1).strip() if action_match else ""
@@ -86,12 +87,12 @@ def read_reply(text: str) -> AWReply:
             raise AWReplyError(f"unreadable action {found.group()[:80]!r}", NOT_PARSED) from None
     if not isinstance(data, dict):
         raise AWReplyError("the action is not a JSON object", NOT_PARSED)
-    return AWReply(reason, json.dumps(data, ensure_ascii=False), _validate(data))
+    return AWReply(reason, json.dumps(data, ensure_ascii=False), _validate(data, fields))
 
 
-def _validate(data: dict[str, Any]) -> dict[str, Any]:
+def _validate(data: dict[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     """json_action.JSONAction(**data): its fields only, a known type, int index, a known direction."""
-    unknown = [k for k in data if k not in FIELDS]
+    unknown = [k for k in data if k not in known]
     if unknown:
         raise AWReplyError(f"unknown field {unknown[0]!r}", NOT_PARSED)
     kind = data.get("action_type")
@@ -140,7 +141,7 @@ def to_native(fields: dict[str, Any], elements: Sequence[AWElement], width: int,
         direction = fields.get("direction")
         if direction is None:
             raise AWReplyError(f"{kind} needs a direction", NOT_EXECUTABLE)
-        return _gesture(kind, direction, element, width, height), element
+        return gesture(kind, direction, element, width, height), element
     if kind in ("navigate_home", "navigate_back", "keyboard_enter"):
         key = {"navigate_home": "home", "navigate_back": "back", "keyboard_enter": "enter"}[kind]
         return NativeAction("key", key=key), None  # type: ignore[arg-type]
@@ -158,7 +159,7 @@ def to_native(fields: dict[str, Any], elements: Sequence[AWElement], width: int,
     raise AWReplyError("unknown action type: no action is performed", NOT_EXECUTABLE)
 
 
-def _gesture(kind: str, direction: str, element: AWElement | None, width: int, height: int) -> NativeAction:
+def gesture(kind: str, direction: str, element: AWElement | None, width: int, height: int) -> NativeAction:
     """actuation's scroll (middle of the element or screen to its edge) and swipe (edge to edge)."""
     if kind == "swipe":
         mid_x, mid_y = width / 2, height / 2

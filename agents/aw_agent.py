@@ -133,7 +133,7 @@ class AndroidWorldAgent(NativeAgent):
             output = f"[summary] {summary_reply.text}\n\n[action] "
             self.done = None
         prompt = self.action_prompt(elements_text)
-        reply = self.client.chat([_user(prompt, images)])
+        reply = self.client.chat([prompt_message(prompt, images)])
         usage, model_s = usage + reply.usage, model_s + reply.model_s
         self.steps += 1
         frame = screen_frame(observation)
@@ -158,7 +158,7 @@ class AndroidWorldAgent(NativeAgent):
         images = [screen.image_url] if self.style == "m3a" else []
         if self.style == "m3a":
             images.append(self.client.image_url(draw_aw_marks(observation.screenshot(), codec.elements)))
-        return [_user(text, images)]
+        return [prompt_message(text, images)]
 
     def action_prompt(self, elements_text: str) -> str:
         history = "\n".join(f"Step {i + 1}{self.history_separator} {s}" for i, s in enumerate(self.summaries))
@@ -183,10 +183,10 @@ class AndroidWorldAgent(NativeAgent):
         images: list[str] = []
         if marked is not None and self.done.before_image_url is not None:
             images = [self.done.before_image_url, self.client.image_url(label_corner(marked, "after"))]
-        return [_user(prompt, images)]
+        return [prompt_message(prompt, images)]
 
 
-def _user(text: str, image_urls: list[str]) -> Message:
+def prompt_message(text: str, image_urls: list[str]) -> Message:
     """infer.Gpt4Wrapper.predict_mm: one user message, the prompt first, then the images."""
     content: list[dict[str, Any]] = [text_part(text)]
     content += [{"type": "image_url", "image_url": {"url": url}} for url in image_urls]
