@@ -13,7 +13,7 @@ adapter codec's `render` in the frame of the image it received: absolute frames 
 image as the model's processor would resize it (`processor`, Qwen2.5-VL's defaults unless told),
 never from what the adapter thinks, so a run passes only when the adapter maps points back from the
 frame the model really answered in. A golden step that needs what native actions cannot say (a
-field to clear) is reported in `errors` and answered with an HTTP 500.
+field to clear) is reported in `errors` and answered with an HTTP 400.
 """
 
 from __future__ import annotations
@@ -70,8 +70,8 @@ class NativeScriptedModel:
                 self.replies.append(text)
             return TextReply(text, prompt_tokens=1000, completion_tokens=50)
         except (ScriptError, NativeActionError) as exc:
-            self.errors.append(str(exc))
-            return ErrorReply(500, f"scripted native model: {exc}")
+            self.errors.append(str(exc))  # 400: not retried, the episode stops at once
+            return ErrorReply(400, f"scripted native model: {exc}", "invalid_request_error")
 
     # -- one answer ---------------------------------------------------------------------------------------
     def _answer(self, request: RecordedRequest) -> str:
@@ -176,3 +176,20 @@ def _image_size(url: str) -> tuple[int, int]:
         raise ScriptError("the image is not a data URL")
     with Image.open(io.BytesIO(base64.b64decode(data))) as img:
         return img.size
+
+
+def sample_observation(data_dir: Path, width: int = 1080, height: int = 2400) -> Observation:
+    """A real screen of the virtual phone (its Settings app), rendered in-process with no adb: what
+    `spa-bench agents show` and benchmarks/agent_overhead.py build requests for."""
+    from spa_bench.phone.api import PhoneConfig
+    from spa_bench.phone.system import PhoneOS
+    from spa_bench.phone.vfs import VirtualFS
+
+    (data_dir / "fs").mkdir(parents=True, exist_ok=True)
+    fs = VirtualFS(data_dir / "fs")
+    fs.ensure_layout()
+    phone = PhoneOS(PhoneConfig(data_dir=data_dir, width=width, height=height), fs)
+    phone.start_activity("com.android.settings")
+    xml = phone.dump_hierarchy()
+    return Observation(phone.screenshot_png(), xml, parse_hierarchy(xml), "com.android.settings", None,
+                       False, width, height)

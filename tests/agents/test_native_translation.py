@@ -42,7 +42,8 @@ def test_a_scroll_at_the_centre_is_the_devices_scroll() -> None:
     mapped = to_action(as_swipe, ABSOLUTE)
     assert isinstance(mapped, Swipe)
     expected = scroll_path("up", (0, 300, 1080, 1300))
-    assert all(abs(a - b) <= 1 for a, b in zip((mapped.x1, mapped.y1, mapped.x2, mapped.y2), expected))
+    got = (mapped.x1, mapped.y1, mapped.x2, mapped.y2)
+    assert all(abs(a - b) <= 1 for a, b in zip(got, expected, strict=True))
 
 
 def test_text_ending_in_newline_submits() -> None:
