@@ -50,6 +50,7 @@ from spa_bench.agent.frames import Frame
 from spa_bench.agent.native import NativeAction, NativeActionError, Verb, to_action
 from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen
 from spa_bench.device.observation import Observation
+from spa_bench.models import ModelReply
 from spa_bench.models.messages import Message, text_part
 
 from .appagent_prompts import TASK_TEMPLATE, TASK_TEMPLATE_GRID
@@ -229,6 +230,11 @@ class AppAgentCodec(NativeCodec):
                                   thought)
 
 
+@dataclass(frozen=True)
+class AppAgentScreen(Screen):
+    codec: AppAgentCodec  # bound to this screen's labels (and grid)
+
+
 class AppAgent(NativeAgent):
     info: ClassVar[AdapterInfo] = AdapterInfo(
         family="AppAgent", format_source="TencentQQGYLab/AppAgent scripts/prompts.py, scripts/model.py, "
@@ -247,15 +253,20 @@ class AppAgent(NativeAgent):
         self.grid_on = False
         self.last_act = "None"
 
-    def step(self, observation: Observation) -> AgentStep:
+    def screen(self, observation: Observation) -> AppAgentScreen:
+        """The screenshot as AppAgent sends it: with its labels, or under the grid."""
         codec = self.codec.bind(observation, self.grid_on)
-        screen = self.labelled_screen(observation, codec)
-        reply = self.client.chat(self.messages(observation, screen))
+        shot = observation.screenshot()
+        image = codec.grid.draw(shot) if codec.grid is not None else draw_labels(shot, codec.marks)
+        return AppAgentScreen(screen_frame(observation), self.client.image_url(image), image.size, codec)
+
+    def interpret(self, reply: ModelReply, screen: Screen) -> AgentStep:
+        assert isinstance(screen, AppAgentScreen)
         self.steps += 1
         try:
             if not reply.text.strip():
                 raise ReplyError("the reply is empty")
-            parsed = codec.read(reply.text)
+            parsed = screen.codec.read(reply.text)
             action = to_action(parsed.native, screen.frame)
         except (ReplyError, NativeActionError) as exc:
             return AgentStep(reply.text, output=reply.text, usage=reply.usage, model_s=reply.model_s,
@@ -264,12 +275,6 @@ class AppAgent(NativeAgent):
         if parsed.kind != "finish":
             self.last_act = parsed.summary
         return AgentStep(action, output=reply.text, usage=reply.usage, model_s=reply.model_s)
-
-    def labelled_screen(self, observation: Observation, codec: AppAgentCodec) -> Screen:
-        """The screenshot as AppAgent sends it: with its labels, or under the grid."""
-        shot = observation.screenshot()
-        image = codec.grid.draw(shot) if codec.grid is not None else draw_labels(shot, codec.marks)
-        return Screen(screen_frame(observation), self.client.image_url(image), image.size)
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         template = TASK_TEMPLATE_GRID if self.grid_on else TASK_TEMPLATE.replace("<ui_document>", "")

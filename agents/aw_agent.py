@@ -14,16 +14,17 @@ in the correct format ...") becomes that step's history line, with no summary ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from spa_bench.actions import Action
 from spa_bench.agent import AgentStep, TaskContext
-from spa_bench.agent.codec import DecodedReply, NativeCodec, ParsedReply, ReplyError
+from spa_bench.agent.codec import DecodedReply, NativeCodec, ParsedReply
 from spa_bench.agent.frames import Frame, FrameSpec
 from spa_bench.agent.native import NativeAction, NativeActionError, Verb
 from spa_bench.agent.native_agent import NativeAgent, Screen
 from spa_bench.device.observation import Observation
+from spa_bench.models import ModelReply
 from spa_bench.models.messages import Message, text_part
 from spa_bench.results.schema import TokenUsage
 
@@ -85,6 +86,16 @@ class AWCodec(NativeCodec):
 
 
 @dataclass(frozen=True)
+class AWScreen(Screen):
+    """One step's screen as AndroidWorld's agents use it."""
+
+    codec: AWCodec
+    elements_text: str
+    image_urls: tuple[str, ...]
+    summary_request: list[Message] | None
+
+
+@dataclass(frozen=True)
 class _Done:
     """The last carried-out action, waiting for its summary at the start of the next step."""
 
@@ -117,48 +128,56 @@ class AndroidWorldAgent(NativeAgent):
 
     # -- one step: the summary of the previous step, then the action ----------------------------------------
     def step(self, observation: Observation) -> AgentStep:
+        screen = self.screen(observation)
+        usage, model_s, output = TokenUsage(), 0.0, ""
+        if screen.summary_request is not None and self.done is not None:
+            summary = self.client.chat(screen.summary_request)
+            usage, model_s = usage + summary.usage, model_s + summary.model_s
+            self.summaries.append(f"Action selected: {self.done.action_text}. {summary.text}")
+            output = f"[summary] {summary.text}\n\n[action] "
+            self.done = None
+        reply = self.client.chat(self.messages(observation, screen))
+        result = self.interpret(reply, screen)
+        return replace(result, usage=usage + reply.usage, model_s=model_s + reply.model_s,
+                       output=output + reply.text)
+
+    def screen(self, observation: Observation) -> AWScreen:
+        """Everything this screen gives the requests: AndroidWorld's element list, M3A's two images
+        (raw and marked, JPEG as infer.py sends them) and the summary request of the previous step."""
         codec = self.codec.bind(observation)
         elements_text = describe(codec.elements, observation.width, observation.height, self.style)
-        marked, marked_url, images = None, None, []
-        if self.style == "m3a":  # the raw screenshot and the same with marks, both as JPEG (infer.py)
+        marked: Image.Image | None = None
+        urls: tuple[str, ...] = ()
+        if self.style == "m3a":
             raw = observation.screenshot()
             marked = draw_aw_marks(raw, codec.elements)
-            marked_url = self.client.image_url(marked)
-            images = [self.client.image_url(raw), marked_url]
-        usage, model_s, output = TokenUsage(), 0.0, ""
-        if self.done is not None:
-            summary_reply = self.client.chat(self.summary_messages(marked, elements_text))
-            usage, model_s = usage + summary_reply.usage, model_s + summary_reply.model_s
-            self.summaries.append(f"Action selected: {self.done.action_text}. {summary_reply.text}")
-            output = f"[summary] {summary_reply.text}\n\n[action] "
-            self.done = None
-        prompt = self.action_prompt(elements_text)
-        reply = self.client.chat([prompt_message(prompt, images)])
-        usage, model_s = usage + reply.usage, model_s + reply.model_s
-        self.steps += 1
-        frame = screen_frame(observation)
-        try:
-            parts, parsed = codec.read(reply.text, frame)
-        except aw_actions.AWReplyError as exc:
-            self.summaries.append(exc.note)
-            return AgentStep(reply.text, output=output + reply.text, usage=usage, model_s=model_s,
-                             invalid_reason=f"{self.codec.name}: {exc}")
-        except ReplyError as exc:  # pragma: no cover - aw_actions raises only AWReplyError
-            self.summaries.append(aw_actions.NOT_PARSED)
-            return AgentStep(reply.text, output=output + reply.text, usage=usage, model_s=model_s,
-                             invalid_reason=f"{self.codec.name}: {exc}")
-        if parsed.native.verb != "finish":
-            self.done = _Done(parts.action_text, parts.reason, elements_text, marked_url)
-        return AgentStep(parsed.action, output=output + reply.text, usage=usage, model_s=model_s)
+            urls = (self.client.image_url(raw), self.client.image_url(marked))
+        summary = self.summary_messages(marked, elements_text) if self.done is not None else None
+        return AWScreen(screen_frame(observation), urls[0] if urls else "",
+                        (observation.width, observation.height), codec, elements_text, urls, summary)
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
-        """The action request (for `agents show`): what `step` sends first on a first step."""
-        codec = self.codec.bind(observation)
-        text = self.action_prompt(describe(codec.elements, observation.width, observation.height, self.style))
-        images = [screen.image_url] if self.style == "m3a" else []
-        if self.style == "m3a":
-            images.append(self.client.image_url(draw_aw_marks(observation.screenshot(), codec.elements)))
-        return [prompt_message(text, images)]
+        """The action request: the prompt, then (M3A) the raw and the marked screenshot."""
+        shown = screen if isinstance(screen, AWScreen) else self.screen(observation)
+        return [prompt_message(self.action_prompt(shown.elements_text), list(shown.image_urls))]
+
+    def interpret(self, reply: ModelReply, screen: Screen) -> AgentStep:
+        """Our action for the reply, remembered for the next step's summary; or an invalid step whose
+        AndroidWorld note becomes the history line."""
+        assert isinstance(screen, AWScreen)
+        self.steps += 1
+        try:
+            if not reply.text.strip():
+                raise aw_actions.AWReplyError("the reply is empty", aw_actions.NOT_IN_FORMAT)
+            parts, parsed = screen.codec.read(reply.text, screen.frame)
+        except aw_actions.AWReplyError as exc:
+            self.summaries.append(exc.note)
+            return AgentStep(reply.text, output=reply.text, usage=reply.usage, model_s=reply.model_s,
+                             invalid_reason=f"{self.codec.name}: {exc}")
+        if parsed.native.verb != "finish":
+            marked_url = screen.image_urls[1] if len(screen.image_urls) > 1 else None
+            self.done = _Done(parts.action_text, parts.reason, screen.elements_text, marked_url)
+        return AgentStep(parsed.action, output=reply.text, usage=reply.usage, model_s=reply.model_s)
 
     def action_prompt(self, elements_text: str) -> str:
         history = "\n".join(f"Step {i + 1}{self.history_separator} {s}" for i, s in enumerate(self.summaries))

@@ -40,7 +40,7 @@ max_retries, concurrency, price_in / price_out (the planner's).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from spa_bench.actions import Action, TypeText
@@ -52,7 +52,7 @@ from spa_bench.agent.native import NativeAction, NativeActionError, Verb, to_act
 from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen, _flag
 from spa_bench.device.observation import Observation
 from spa_bench.errors import ConfigError
-from spa_bench.models import ModelClient
+from spa_bench.models import ModelClient, ModelReply
 from spa_bench.models.messages import Message, text_part
 from spa_bench.results.schema import TokenUsage
 
@@ -150,6 +150,13 @@ class UGroundCodec(NativeCodec):
 
 
 @dataclass(frozen=True)
+class SeeActScreen(Screen):
+    raw: Image.Image  # the screenshot, decoded once (planner image, grounder image, summary "before")
+    summary_request: list[Message] | None
+    observation: Observation | None = None
+
+
+@dataclass(frozen=True)
 class _Done:
     action_text: str
     reason: str
@@ -205,18 +212,35 @@ class SeeActVAgent(NativeAgent):
 
     # -- one step ----------------------------------------------------------------------------------------
     def step(self, observation: Observation) -> AgentStep:
-        raw = observation.screenshot()
-        raw_url = self.client.image_url(raw)
+        screen = self.screen(observation)
         usage, model_s, output = TokenUsage(), 0.0, ""
-        if self.done is not None:
-            reply = self.client.chat(self.summary_messages(raw))
+        if screen.summary_request is not None and self.done is not None:
+            reply = self.client.chat(screen.summary_request)
             usage, model_s = usage + reply.usage, model_s + reply.model_s
             self.summaries.append(f"Action selected: {self.done.action_text}. {reply.text}")
             output = f"[summary] {reply.text}\n\n"
             self.done = None
-        reply = self.client.chat([prompt_message(self.action_prompt(), [raw_url])])
-        usage, model_s = usage + reply.usage, model_s + reply.model_s
-        output += f"[planner] {reply.text}"
+        planned = self.client.chat(self.messages(observation, screen))
+        result = self.interpret(planned, screen)
+        return replace(result, usage=usage + result.usage, model_s=model_s + (result.model_s or 0.0),
+                       output=output + (result.output or ""))
+
+    def screen(self, observation: Observation) -> SeeActScreen:
+        """The raw screenshot (JPEG), and the summary request of the previous step."""
+        raw = observation.screenshot()
+        summary = self.summary_messages(raw) if self.done is not None else None
+        return SeeActScreen(screen_frame(observation), self.client.image_url(raw),
+                            (observation.width, observation.height), raw, summary, observation)
+
+    def messages(self, observation: Observation, screen: Screen) -> list[Message]:
+        """The planner's action request: SeeAct-V's prompt and the screenshot."""
+        return [prompt_message(self.action_prompt(), [screen.image_url])]
+
+    def interpret(self, reply: ModelReply, screen: Screen) -> AgentStep:
+        """The planner's reply, grounded by the grounder when it names a target: our action, or an
+        invalid step (its AndroidWorld note goes into the history). Usage covers both calls."""
+        assert isinstance(screen, SeeActScreen)
+        usage, model_s, output = reply.usage, reply.model_s, f"[planner] {reply.text}"
         self.steps += 1
 
         def invalid(reason: str, note: str) -> AgentStep:
@@ -230,30 +254,33 @@ class SeeActVAgent(NativeAgent):
             return invalid(str(exc), exc.note)
         fields, point = dict(plan.reply.fields), None
         if plan.description is not None:
-            grounded = self.grounder.chat(self.grounder_messages(raw, plan.description))
+            grounded = self.grounder.chat(self.grounder_messages(screen.raw, plan.description))
             usage, model_s = usage + grounded.usage, model_s + grounded.model_s
             output += f"\n\n[grounder] {grounded.text}"
             try:
                 native = self.grounder_codec.decode(grounded.text).action
                 assert native.point is not None
-                point = GROUNDER_FRAME.bind(observation.width, observation.height).to_screen(*native.point)
+                frame = GROUNDER_FRAME.bind(screen.frame.screen_width, screen.frame.screen_height)
+                point = frame.to_screen(*native.point)
             except (ReplyError, ValueError) as exc:
                 return invalid(f"grounder: {exc}", aw_actions.NOT_PARSED)
             if fields["action_type"] != "scroll":  # AndroidWorld scrolls an element by index only
                 fields["x"], fields["y"] = point
         fields.pop("element", None)
         try:
-            native_action, _ = aw_actions.to_native(fields, [], observation.width, observation.height)
-            action = to_action(native_action, screen_frame(observation))
+            native_action, _ = aw_actions.to_native(fields, [], screen.frame.screen_width,
+                                                    screen.frame.screen_height)
+            action = to_action(native_action, screen.frame)
         except aw_actions.AWReplyError as exc:
             return invalid(str(exc), exc.note)
         except NativeActionError as exc:
             return invalid(str(exc), aw_actions.NOT_EXECUTABLE)
-        if isinstance(action, TypeText) and point is not None:
-            action = _into_field(action, observation, point)
+        if isinstance(action, TypeText) and point is not None and screen.observation is not None:
+            action = _into_field(action, screen.observation, point)
         if native_action.verb != "finish":
-            self.done = _Done(plan.reply.action_text, plan.reply.reason, raw, point) if self.summary else None
-            if not self.summary:
+            if self.summary:
+                self.done = _Done(plan.reply.action_text, plan.reply.reason, screen.raw, point)
+            else:
                 self.summaries.append(f"Action selected: {plan.reply.action_text}.")
         return AgentStep(action, output=output, usage=usage, model_s=model_s)
 
@@ -285,10 +312,6 @@ class SeeActVAgent(NativeAgent):
         text = UGROUND_GROUNDING_TEMPLATE.format(description=description)
         image_part = {"type": "image_url", "image_url": {"url": url}}
         return [{"role": "user", "content": [image_part, text_part(text)]}]
-
-    def messages(self, observation: Observation, screen: Screen) -> list[Message]:
-        """The planner's action request (for `agents show`)."""
-        return [prompt_message(self.action_prompt(), [screen.image_url])]
 
     def describe_arguments(self) -> dict[str, Any]:
         size = f"{self.grounder_size[0]}x{self.grounder_size[1]}" if self.grounder_size else None
