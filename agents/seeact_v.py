@@ -222,8 +222,11 @@ class SeeActVAgent(NativeAgent):
             self.done = None
         planned = self.client.chat(self.messages(observation, screen))
         result = self.interpret(planned, screen)
+        body = result.output or ""
+        if output and not body.startswith("[planner]"):
+            body = f"[planner] {body}"
         return replace(result, usage=usage + result.usage, model_s=model_s + (result.model_s or 0.0),
-                       output=output + (result.output or ""))
+                       output=output + body)
 
     def screen(self, observation: Observation) -> SeeActScreen:
         """The raw screenshot (JPEG), and the summary request of the previous step."""
@@ -240,7 +243,7 @@ class SeeActVAgent(NativeAgent):
         """The planner's reply, grounded by the grounder when it names a target: our action, or an
         invalid step (its AndroidWorld note goes into the history). Usage covers both calls."""
         assert isinstance(screen, SeeActScreen)
-        usage, model_s, output = reply.usage, reply.model_s, f"[planner] {reply.text}"
+        usage, model_s, output = reply.usage, reply.model_s, reply.text
         self.steps += 1
 
         def invalid(reason: str, note: str) -> AgentStep:
@@ -256,7 +259,7 @@ class SeeActVAgent(NativeAgent):
         if plan.description is not None:
             grounded = self.grounder.chat(self.grounder_messages(screen.raw, plan.description))
             usage, model_s = usage + grounded.usage, model_s + grounded.model_s
-            output += f"\n\n[grounder] {grounded.text}"
+            output = f"[planner] {reply.text}\n\n[grounder] {grounded.text}"
             try:
                 native = self.grounder_codec.decode(grounded.text).action
                 assert native.point is not None
