@@ -104,6 +104,7 @@ class AppAgentCodec(NativeCodec):
                  grid: bool = False) -> None:
         self.marks = marks or []
         self.width, self.height = width, height
+        self.grid_mode = grid  # render (the scripted model) answers in grid mode
         self.grid = Grid(width, height) if grid and width and height else None
 
     def bind(self, observation: Observation, grid: bool = False) -> AppAgentCodec:
@@ -226,8 +227,7 @@ class AppAgentCodec(NativeCodec):
                thought: str = "") -> str:
         if observation is None:
             raise NativeActionError("AppAgent actions name labels: the screen is needed")
-        return NativeCodec.render(self.bind(observation, self.grid is not None), action, frame, observation,
-                                  thought)
+        return NativeCodec.render(self.bind(observation, self.grid_mode), action, frame, observation, thought)
 
 
 @dataclass(frozen=True)
