@@ -32,7 +32,8 @@ unknown action or field), a click with no element, a grounder reply with no poin
 
 Arguments: planner_model (or model; e.g. gpt-4o), planner_base_url (or base_url), planner_api_key_env
 (or api_key_env; OPENAI_API_KEY), grounder_model (osunlp/UGround-V1-7B), grounder_base_url (e.g.
-http://127.0.0.1:8000/v1 for vLLM), grounder_api_key_env (none), grounder_size (882x1960, or `none`
+http://127.0.0.1:8000/v1 for vLLM; default: the planner's, for a server that serves both models),
+grounder_api_key_env (none), grounder_size (882x1960, or `none`
 to send the screenshot as it is), summary (true), temperature (0.0), max_tokens (1000), timeout_s,
 max_retries, concurrency, price_in / price_out (the planner's).
 """
@@ -186,6 +187,7 @@ class SeeActVAgent(NativeAgent):
         if planner_api_key_env is not None:
             kwargs["api_key_env"] = planner_api_key_env
         super().__init__(image_format=image_format, **kwargs)
+        grounder_base_url = grounder_base_url or self.config.base_url  # one server may serve both
         if not grounder_base_url:
             raise ConfigError("seeact-v needs its grounding model's endpoint: --agent-arg "
                               "grounder_base_url=http://127.0.0.1:8000/v1 (e.g. vLLM serving "
