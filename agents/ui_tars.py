@@ -32,7 +32,7 @@ min_pixels, max_pixels. Serve e.g. ByteDance-Seed/UI-TARS-1.5-7B with vLLM.
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from spa_bench.agent.codec import DecodedReply, NativeCodec, ReplyError, call_of, point_of, quote
 from spa_bench.agent.frames import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, FrameSpec, SmartResize
@@ -64,7 +64,7 @@ def _canonical(text: str) -> str:
 
 class UITarsCodec(NativeCodec):
     name = "ui-tars"
-    verbs: ClassVar[frozenset[Verb]] = frozenset(
+    verbs: frozenset[Verb] = frozenset(
         {"tap", "long_press", "type", "scroll", "swipe", "open_app", "key", "wait", "finish"})
     type_submits = True
 

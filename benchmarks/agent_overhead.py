@@ -56,7 +56,7 @@ def measure(name: str, observation: Observation, context: TaskContext, steps: in
         t1 = time.perf_counter()
         text = agent.codec.render(Tap(x=target[0], y=target[1]), shown.frame, observation, "benchmark")
         t2 = time.perf_counter()
-        step = agent.interpret(ModelReply(text, TokenUsage(), 0.0, "overhead", "stop"), shown)
+        step = agent.interpret(ModelReply(text, TokenUsage(), 0.0, "overhead", "stop"), shown, observation)
         t3 = time.perf_counter()
         assert not isinstance(step.action, str), step.invalid_reason
         times.append((t1 - t0 + t3 - t2) * 1000)  # rendering the reply is the model's work, not counted

@@ -54,10 +54,12 @@ class ParsedReply:
 class NativeCodec(ABC):
     """One model family's reply syntax. `verbs` are the NativeAction verbs it can write."""
 
-    name: ClassVar[str]
-    verbs: ClassVar[frozenset[Verb]]
+    name: str
+    verbs: frozenset[Verb]
     # whether `type` can submit (UI-TARS: a trailing "\n"); else the scripted model sends enter separately
     type_submits: ClassVar[bool] = False
+    # whether `type` replaces the field's text (AutoGLM's handler clears it first)
+    type_clears: ClassVar[bool] = False
 
     @abstractmethod
     def decode(self, text: str) -> DecodedReply:

@@ -51,6 +51,7 @@ class Screen:
     frame: Frame
     image_url: str
     image_size: tuple[int, int]
+    package: str | None = None  # the foreground app at that step
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class NativeAgent(BaseAgent):
     info: ClassVar[AdapterInfo]
     default_history: ClassVar[int] = 0
     default_max_tokens: ClassVar[int | None] = 1024
+    # request fields the authors send besides temperature and max_tokens (e.g. AutoGLM's top_p)
+    sampling: ClassVar[dict[str, Any]] = {}
     codec: NativeCodec
     frame_spec: FrameSpec
 
@@ -114,8 +117,8 @@ class NativeAgent(BaseAgent):
     # -- one step -------------------------------------------------------------------------------------
     def step(self, observation: Observation) -> AgentStep:
         screen = self.screen(observation)
-        reply = self.client.chat(self.messages(observation, screen))
-        return self.interpret(reply, screen)
+        reply = self.client.chat(self.messages(observation, screen), **self.sampling)
+        return self.interpret(reply, screen, observation)
 
     def screen(self, observation: Observation) -> Screen:
         """The image to send and its frame: the phone's PNG as it is, or smart-resized here."""
@@ -136,20 +139,22 @@ class NativeAgent(BaseAgent):
             from PIL import Image
 
             url = self.client.image_url(observation.screenshot().resize(size, Image.Resampling.BICUBIC))
-        return Screen(self.frame_spec.bind(width, height, size), url, size)
+        return Screen(self.frame_spec.bind(width, height, size), url, size, observation.package)
 
     @abstractmethod
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         """The request of this step, as the model's authors build it."""
 
-    def parse(self, text: str, screen: Screen) -> ParsedReply:
+    def parse(self, text: str, screen: Screen, observation: Observation) -> ParsedReply:
+        """Our action for a reply (ReplyError when unusable); adapters whose actions depend on the screen
+        (AutoGLM's Type replaces the focused field's text) refine it here."""
         return self.codec.parse(text, screen.frame)
 
-    def interpret(self, reply: ModelReply, screen: Screen) -> AgentStep:
+    def interpret(self, reply: ModelReply, screen: Screen, observation: Observation) -> AgentStep:
         """The AgentStep of a reply: our action, or an invalid step with the raw text and the reason."""
         self.steps += 1
         try:
-            parsed = self.parse(reply.text, screen)
+            parsed = self.parse(reply.text, screen, observation)
         except ReplyError as exc:
             self.turns.append(Turn(self.steps, screen, reply.text, None, str(exc)))
             return AgentStep(reply.text, output=reply.text, usage=reply.usage, model_s=reply.model_s,

@@ -86,6 +86,7 @@ def show_agent(
     if adapter.config.max_tokens is not None:
         body[adapter.config.max_tokens_param] = adapter.config.max_tokens
     body.update(adapter.config.extra_body)
+    body.update(adapter.sampling)
     console.print(f"[bold]{name}[/bold]: {adapter.info.family}; format: {adapter.info.format_source}")
     frame = screen.frame
     console.print(f"frame: {frame.spec.describe()}, {frame.extent_x:g}x{frame.extent_y:g} for the "

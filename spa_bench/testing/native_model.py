@@ -24,7 +24,7 @@ import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from spa_bench.actions import Action, Finish, Key, LongPress, OpenApp, Scroll, Tap, TypeText, Wait
+from spa_bench.actions import Action, Finish, Key, LongPress, OpenApp, Scroll, Selector, Tap, TypeText, Wait
 from spa_bench.agent.codec import NativeCodec
 from spa_bench.agent.frames import FrameSpec, SmartResize
 from spa_bench.agent.native import NativeActionError
@@ -42,7 +42,7 @@ class ScriptError(RuntimeError):
 @dataclass
 class _Progress:
     position: int = 0  # next golden step
-    pending: list[Action] = field(default_factory=list)  # lowered actions of the current golden step
+    pending: list[Action] = field(default_factory=list)  # what is left of the current golden step
     waited: int = 0
 
 
@@ -113,21 +113,22 @@ class NativeScriptedModel:
 
     # -- golden step -> what this codec can say -------------------------------------------------------
     def _next(self, task: Task, observation: Observation, progress: _Progress) -> Action:
-        if progress.pending:
-            return progress.pending.pop(0)
         script = task.golden_script or []
-        if progress.position >= len(script):
-            return Finish()
-        golden = script[progress.position]
-        lowered = self._lower(task, golden, observation)
-        if lowered is None:  # the selector is not on screen yet
+        if not progress.pending:
+            if progress.position >= len(script):
+                return Finish()
+            progress.pending = [script[progress.position]]
+            progress.position += 1
+            progress.waited = 0
+        head = progress.pending[0]
+        lowered = self._lower(task, head, observation)
+        if lowered is None:  # its selector is not on screen yet
             if progress.waited < self.patience:
                 progress.waited += 1
                 return Wait(seconds=0.5)
-            raise ScriptError(f"{task.id} step {progress.position}: {golden!r} never appeared on screen")
-        progress.position += 1
+            raise ScriptError(f"{task.id} step {progress.position}: {head!r} never appeared on screen")
         progress.waited = 0
-        progress.pending = lowered[1:]
+        progress.pending = lowered[1:] + progress.pending[1:]
         return lowered[0]
 
     def _lower(self, task: Task, golden: Action, observation: Observation) -> list[Action] | None:
@@ -141,7 +142,7 @@ class NativeScriptedModel:
                 return [golden.model_copy(update={"selector": None, "x": x, "y": y})]
             return [golden]
         if isinstance(golden, TypeText):
-            if golden.clear:
+            if golden.clear and not self.codec.type_clears:
                 raise ScriptError(f"{task.id}: {self.codec.name} cannot clear a text field ({golden!r})")
             out: list[Action] = []
             if element is not None and not element.focused:
@@ -158,7 +159,11 @@ class NativeScriptedModel:
                 return [Scroll(direction=golden.direction, element=element.index)]
             return [golden]
         if isinstance(golden, OpenApp):
-            return [OpenApp(app=_display_name(task, golden.app))]
+            name = _display_name(task, golden.app)
+            if "open_app" in self.codec.verbs:
+                return [OpenApp(app=name)]
+            # no launch action: from the home screen, tap the app's icon (labelled with its name)
+            return [Key(key="home"), Tap(selector=Selector(content_desc=name))]
         return [golden]
 
 
