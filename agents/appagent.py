@@ -97,8 +97,8 @@ def _int(value: str, what: str) -> int:
 class AppAgentCodec(NativeCodec):
     """Stateful: `bind` fixes the screen's labels (and the grid, in grid mode)."""
 
-    name: ClassVar[str] = "appagent"
-    verbs: ClassVar[frozenset[Verb]] = frozenset(("tap", "long_press", "swipe", "type", "finish"))
+    name = "appagent"
+    verbs: frozenset[Verb] = frozenset(("tap", "long_press", "swipe", "type", "finish"))
 
     def __init__(self, marks: list[Label] | None = None, width: int = 0, height: int = 0,
                  grid: bool = False) -> None:
@@ -230,7 +230,7 @@ class AppAgentCodec(NativeCodec):
         return NativeCodec.render(self.bind(observation, self.grid_mode), action, frame, observation, thought)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AppAgentScreen(Screen):
     codec: AppAgentCodec  # bound to this screen's labels (and grid)
 
@@ -258,9 +258,10 @@ class AppAgent(NativeAgent):
         codec = self.codec.bind(observation, self.grid_on)
         shot = observation.screenshot()
         image = codec.grid.draw(shot) if codec.grid is not None else draw_labels(shot, codec.marks)
-        return AppAgentScreen(screen_frame(observation), self.client.image_url(image), image.size, codec)
+        return AppAgentScreen(screen_frame(observation), self.client.image_url(image), image.size,
+                              observation.package, codec=codec)
 
-    def interpret(self, reply: ModelReply, screen: Screen) -> AgentStep:
+    def interpret(self, reply: ModelReply, screen: Screen, observation: Observation) -> AgentStep:
         assert isinstance(screen, AppAgentScreen)
         self.steps += 1
         try:

@@ -47,8 +47,8 @@ class AWCodec(NativeCodec):
     """AndroidWorld's JSON actions. Stateful: `bind(observation)` numbers that screen's elements, so
     that `decode` can read `"index": 3` and `encode` can write it."""
 
-    name: ClassVar[str] = "androidworld"
-    verbs: ClassVar[frozenset[Verb]] = ALL_VERBS
+    name = "androidworld"
+    verbs: frozenset[Verb] = ALL_VERBS
     type_submits: ClassVar[bool] = True  # input_text always presses enter
 
     def __init__(self, elements: list[AWElement] | None = None, width: int = 0, height: int = 0) -> None:
@@ -85,7 +85,7 @@ class AWCodec(NativeCodec):
         return NativeCodec.render(self.bind(observation), action, frame, observation, thought)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AWScreen(Screen):
     """One step's screen as AndroidWorld's agents use it."""
 
@@ -137,7 +137,7 @@ class AndroidWorldAgent(NativeAgent):
             output = f"[summary] {summary.text}\n\n[action] "
             self.done = None
         reply = self.client.chat(self.messages(observation, screen))
-        result = self.interpret(reply, screen)
+        result = self.interpret(reply, screen, observation)
         return replace(result, usage=usage + reply.usage, model_s=model_s + reply.model_s,
                        output=output + reply.text)
 
@@ -154,14 +154,15 @@ class AndroidWorldAgent(NativeAgent):
             urls = (self.client.image_url(raw), self.client.image_url(marked))
         summary = self.summary_messages(marked, elements_text) if self.done is not None else None
         return AWScreen(screen_frame(observation), urls[0] if urls else "",
-                        (observation.width, observation.height), codec, elements_text, urls, summary)
+                        (observation.width, observation.height), observation.package, codec=codec,
+                        elements_text=elements_text, image_urls=urls, summary_request=summary)
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         """The action request: the prompt, then (M3A) the raw and the marked screenshot."""
         shown = screen if isinstance(screen, AWScreen) else self.screen(observation)
         return [prompt_message(self.action_prompt(shown.elements_text), list(shown.image_urls))]
 
-    def interpret(self, reply: ModelReply, screen: Screen) -> AgentStep:
+    def interpret(self, reply: ModelReply, screen: Screen, observation: Observation) -> AgentStep:
         """Our action for the reply, remembered for the next step's summary; or an invalid step whose
         AndroidWorld note becomes the history line."""
         assert isinstance(screen, AWScreen)

@@ -41,7 +41,7 @@ from .aw_prompts import M3A_ACTION_TEMPLATE, M3A_SUMMARY_TEMPLATE
 
 
 class M3ACodec(AWCodec):
-    name: ClassVar[str] = "m3a"
+    name = "m3a"
 
 
 class M3AAgent(AndroidWorldAgent):

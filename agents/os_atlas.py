@@ -162,8 +162,8 @@ def _bracketed(rest: str, verb: str) -> str:
 
 
 class OSAtlasCodec(NativeCodec):
-    name: ClassVar[str] = "os-atlas"
-    verbs: ClassVar[frozenset[Verb]] = frozenset(("tap", "long_press", "type", "scroll", "key", "open_app",
+    name = "os-atlas"
+    verbs: frozenset[Verb] = frozenset(("tap", "long_press", "type", "scroll", "key", "open_app",
                                                   "wait", "finish"))
 
     def decode(self, text: str) -> DecodedReply:

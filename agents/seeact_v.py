@@ -82,8 +82,8 @@ class SeeActPlannerCodec(NativeCodec):
     """The planner's JSON actions. `render` (the scripted model) describes a target by its text and
     remembers the description -> point, so that a scripted grounder can answer for it."""
 
-    name: ClassVar[str] = "seeact-v"
-    verbs: ClassVar[frozenset[Verb]] = ALL_VERBS
+    name = "seeact-v"
+    verbs: frozenset[Verb] = ALL_VERBS
     type_submits: ClassVar[bool] = True
 
     def __init__(self, observation: Observation | None = None,
@@ -139,8 +139,8 @@ class SeeActPlannerCodec(NativeCodec):
 class UGroundCodec(NativeCodec):
     """UGround's reply: one point `(x, y)`, relative 0-1000."""
 
-    name: ClassVar[str] = "uground"
-    verbs: ClassVar[frozenset[Verb]] = frozenset(("tap",))
+    name = "uground"
+    verbs: frozenset[Verb] = frozenset(("tap",))
 
     def decode(self, text: str) -> DecodedReply:
         return DecodedReply(NativeAction("tap", point=point_of(text.strip(), "the grounder's point")))
@@ -150,11 +150,10 @@ class UGroundCodec(NativeCodec):
         return f"({round(native.point[0])}, {round(native.point[1])})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SeeActScreen(Screen):
     raw: Image.Image  # the screenshot, decoded once (planner image, grounder image, summary "before")
     summary_request: list[Message] | None
-    observation: Observation | None = None
 
 
 @dataclass(frozen=True)
@@ -223,7 +222,7 @@ class SeeActVAgent(NativeAgent):
             output = f"[summary] {reply.text}\n\n"
             self.done = None
         planned = self.client.chat(self.messages(observation, screen))
-        result = self.interpret(planned, screen)
+        result = self.interpret(planned, screen, observation)
         body = result.output or ""
         if output and not body.startswith("[planner]"):
             body = f"[planner] {body}"
@@ -235,13 +234,14 @@ class SeeActVAgent(NativeAgent):
         raw = observation.screenshot()
         summary = self.summary_messages(raw) if self.done is not None else None
         return SeeActScreen(screen_frame(observation), self.client.image_url(raw),
-                            (observation.width, observation.height), raw, summary, observation)
+                            (observation.width, observation.height), observation.package, raw=raw,
+                            summary_request=summary)
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         """The planner's action request: SeeAct-V's prompt and the screenshot."""
         return [prompt_message(self.action_prompt(), [screen.image_url])]
 
-    def interpret(self, reply: ModelReply, screen: Screen) -> AgentStep:
+    def interpret(self, reply: ModelReply, screen: Screen, observation: Observation) -> AgentStep:
         """The planner's reply, grounded by the grounder when it names a target: our action, or an
         invalid step (its AndroidWorld note goes into the history). Usage covers both calls."""
         assert isinstance(screen, SeeActScreen)
@@ -280,8 +280,8 @@ class SeeActVAgent(NativeAgent):
             return invalid(str(exc), exc.note)
         except NativeActionError as exc:
             return invalid(str(exc), aw_actions.NOT_EXECUTABLE)
-        if isinstance(action, TypeText) and point is not None and screen.observation is not None:
-            action = _into_field(action, screen.observation, point)
+        if isinstance(action, TypeText) and point is not None:
+            action = _into_field(action, observation, point)
         if native_action.verb != "finish":
             if self.summary:
                 self.done = _Done(plan.reply.action_text, plan.reply.reason, screen.raw, point)

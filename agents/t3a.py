@@ -27,7 +27,7 @@ from .aw_prompts import T3A_ACTION_TEMPLATE, T3A_SUMMARY_TEMPLATE
 
 
 class T3ACodec(AWCodec):
-    name: ClassVar[str] = "t3a"
+    name = "t3a"
 
 
 class T3AAgent(AndroidWorldAgent):

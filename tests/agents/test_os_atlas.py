@@ -89,6 +89,6 @@ def test_os_atlas_request_follows_the_model_card(tmp_path: Path) -> None:
     assert parts[1]["image_url"]["url"].startswith("data:image/png;base64,")
     assert parts[2]["text"] == f"Task instruction: {task.instruction}\nHistory: null"
     reply = "thoughts:\nOpen the network page.\nactions:\nCLICK <point>[[500,300]]</point>"
-    agent.interpret(ModelReply(reply, TokenUsage(), 0.0, "m", "stop"), screen)
+    agent.interpret(ModelReply(reply, TokenUsage(), 0.0, "m", "stop"), screen, observation)
     (message,) = agent.messages(observation, agent.screen(observation))
     assert message["content"][2]["text"].endswith("History: \nStep 1: Open the network page.\n")
