@@ -6,7 +6,7 @@ scripts/task_executor.py and scripts/and_controller.py (what each action does); 
 integration (ai-agents-2030/AppAgent) runs the same prompts and parsers. Our own code; the actions go
 through the harness (no `adb` needed on PATH).
 
-Request (one call per step): one user message, the prompt then the screenshot (PNG) with AppAgent's
+Request (one call per step): one user message, the prompt then the screenshot (JPEG) with AppAgent's
 numeric labels (agents/appagent_screen.py: clickable then focusable nodes, numbered from 1, the tag at
 the element's centre) - or, after `grid()`, the grid prompt and the screenshot under the grid. Runs
 without an exploration phase, so without its UI documentation (`<ui_document>` empty, as AppAgent does
@@ -34,7 +34,8 @@ not on the screen (AppAgent itself stops the episode there; here the step is inv
 a bad swipe direction.
 
 Arguments: model (e.g. gpt-4o), base_url, api_key_env, temperature (0.0), max_tokens (300, as
-config.yaml), image_format (png), and the common ones of spa_bench.agent.native_agent.
+config.yaml), image_format (jpeg: AppAgent sends its labelled PNG file under a JPEG data URL; encoding
+a full-size PNG costs ~100 ms a step, JPEG ~15), and the common ones of spa_bench.agent.native_agent.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ from spa_bench.models.messages import Message, text_part
 
 from .appagent_prompts import TASK_TEMPLATE, TASK_TEMPLATE_GRID
 from .appagent_screen import Grid, Label, draw_labels, labels
-from .aw_agent import SCREEN_FRAME, screen_frame
+from .aw_agent import ElementFrame, screen_frame
 
 _LINE = {name: re.compile(rf"{name}: (.*?)$", re.M)
          for name in ("Observation", "Thought", "Action", "Summary")}
@@ -241,11 +242,11 @@ class AppAgent(NativeAgent):
         "scripts/task_executor.py", calls_per_step=1,
         models=("gpt-4o", "gpt-4-vision-preview", "qwen-vl-max"))
     default_max_tokens: ClassVar[int | None] = 300
-    frame_spec = SCREEN_FRAME
+    frame_spec = ElementFrame("absolute", label="AppAgent numeric label or grid area (screen pixels)")
     codec: AppAgentCodec
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def __init__(self, image_format: str = "jpeg", **kwargs: Any) -> None:
+        super().__init__(image_format=image_format, **kwargs)
         self.codec = AppAgentCodec()
 
     def reset(self, context: TaskContext) -> None:

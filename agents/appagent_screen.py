@@ -66,24 +66,27 @@ def labels(all_elements: Sequence[UIElement]) -> list[Label]:
 
 
 def draw_labels(image: Image.Image, marks: Sequence[Label]) -> Image.Image:
+    """The labels drawn on `image` itself (an RGB screenshot the caller owns), each tag blended at 0.5
+    over its own small region (blending the whole screen would cost far more)."""
     from PIL import Image, ImageDraw
 
     from .aw_elements import label_font
 
-    base = image.convert("RGBA")
-    overlay = Image.new("RGBA", base.size, (0, 0, 0, 0))
-    draw = ImageDraw.Draw(overlay)
+    out = image if image.mode == "RGB" else image.convert("RGB")
+    draw = ImageDraw.Draw(out)
     font = label_font(30)
-    texts = []
+    width, height = out.size
     for mark in marks:
         x, y = mark.center[0] + 10, mark.center[1] + 10
         left, top, right, bottom = draw.textbbox((0, 0), str(mark.number), font=font)
-        box = (x - 10, y - 10, x + (right - left) + 10, y + (bottom - top) + 10)
-        draw.rectangle(box, fill=(10, 10, 10, 128))
-        texts.append(((x - left, y - top), str(mark.number)))
-    for position, text in texts:
-        draw.text(position, text, fill=(255, 250, 250, 255), font=font)
-    return Image.alpha_composite(base, overlay).convert("RGB")
+        box = (max(0, x - 10), max(0, y - 10), min(width, x + (right - left) + 10),
+               min(height, y + (bottom - top) + 10))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            continue
+        region = out.crop(box)
+        out.paste(Image.blend(region, Image.new("RGB", region.size, (10, 10, 10)), 0.5), box[:2])
+        draw.text((x - left, y - top), str(mark.number), fill=(255, 250, 250), font=font)
+    return out
 
 
 # -- grid -------------------------------------------------------------------------------------------------
@@ -140,7 +143,7 @@ class Grid:
 
         from .aw_elements import label_font
 
-        out = image.convert("RGB")
+        out = image if image.mode == "RGB" else image.convert("RGB")  # drawn on the caller's image
         draw = ImageDraw.Draw(out)
         colour, font = (113, 116, 255), label_font(max(12, self.unit_w // 4))
         for row in range(self.rows):

@@ -25,7 +25,8 @@ from spa_bench.agent.native import NativeAction, NativeActionError, Verb
 from spa_bench.agent.native_agent import NativeAgent, Screen
 from spa_bench.device.observation import Observation
 from spa_bench.models import ModelReply
-from spa_bench.models.messages import Message, text_part
+from spa_bench.models.config import ImageSettings
+from spa_bench.models.messages import Message, encode_image, text_part
 from spa_bench.results.schema import TokenUsage
 
 from . import aw_actions
@@ -34,7 +35,21 @@ from .aw_elements import AWElement, aw_elements, describe, draw_aw_marks, label_
 if TYPE_CHECKING:
     from PIL import Image
 
-SCREEN_FRAME = FrameSpec.absolute()  # points in screen pixels: element centres, x/y of a click
+RAW_PNG = ImageSettings(format="png")  # the phone's PNG as it is (no decoding or re-encoding)
+
+
+@dataclass(frozen=True)
+class ElementFrame(FrameSpec):
+    """Screen pixels, for formats that name elements (an index, a label, a description) rather than give
+    points: the points acted on are element centres on the screen. `label` is what `agents list` shows."""
+
+    label: str = "element index (points in screen pixels)"
+
+    def describe(self) -> str:
+        return self.label
+
+
+SCREEN_FRAME = ElementFrame("absolute", label="AndroidWorld element index (screen pixels)")
 ALL_VERBS: frozenset[Verb] = frozenset(("tap", "double_tap", "long_press", "swipe", "scroll", "type", "key",
                                         "open_app", "wait", "finish"))
 
@@ -142,17 +157,21 @@ class AndroidWorldAgent(NativeAgent):
                        output=output + reply.text)
 
     def screen(self, observation: Observation) -> AWScreen:
-        """Everything this screen gives the requests: AndroidWorld's element list, M3A's two images
-        (raw and marked, JPEG as infer.py sends them) and the summary request of the previous step."""
+        """Everything this screen gives the requests: AndroidWorld's element list, M3A's two images and
+        the summary request of the previous step. The raw screenshot goes as the phone's PNG (lossless;
+        AndroidWorld re-encodes it as JPEG, which costs ~20 ms a step for no gain); the drawn ones as JPEG
+        (infer.py), drawn on the one decoded copy: marks, encoded, then the "after" label."""
         codec = self.codec.bind(observation)
         elements_text = describe(codec.elements, observation.width, observation.height, self.style)
-        marked: Image.Image | None = None
         urls: tuple[str, ...] = ()
+        summary = None
         if self.style == "m3a":
-            raw = observation.screenshot()
-            marked = draw_aw_marks(raw, codec.elements)
-            urls = (self.client.image_url(raw), self.client.image_url(marked))
-        summary = self.summary_messages(marked, elements_text) if self.done is not None else None
+            marked = draw_aw_marks(observation.screenshot(), codec.elements, copy=False)
+            urls = (encode_image(observation.screenshot_png, RAW_PNG), self.client.image_url(marked))
+            if self.done is not None:
+                summary = self.summary_messages(label_corner(marked, "after", copy=False), elements_text)
+        elif self.done is not None:
+            summary = self.summary_messages(None, elements_text)
         return AWScreen(screen_frame(observation), urls[0] if urls else "",
                         (observation.width, observation.height), observation.package, codec=codec,
                         elements_text=elements_text, image_urls=urls, summary_request=summary)
@@ -189,10 +208,10 @@ class AndroidWorldAgent(NativeAgent):
             elements_text or "Not available"
         return self.action_template.format(**keys)
 
-    def summary_messages(self, marked: Image.Image | None, after_elements: str) -> list[Message]:
+    def summary_messages(self, after_image: Image.Image | None, after_elements: str) -> list[Message]:
         """m3a.py / t3a.py `_summarize_prompt`; M3A adds the marked screenshot the action was chosen on
-        (m3a.py labels only its stored copy "before", so the image sent carries no label) and the new
-        marked screenshot labelled "after"."""
+        (m3a.py labels only its stored copy "before", so the image sent carries no label) and
+        `after_image`, the new marked screenshot labelled "after"."""
         assert self.done is not None
         before, after = self.done.before_elements, after_elements
         if self.style == "t3a":  # t3a.py `_summarize_prompt` fills in 'Not available' for empty lists
@@ -201,8 +220,8 @@ class AndroidWorldAgent(NativeAgent):
                                               after_elements=after, action=self.done.action_text,
                                               reason=self.done.reason)
         images: list[str] = []
-        if marked is not None and self.done.before_image_url is not None:
-            images = [self.done.before_image_url, self.client.image_url(label_corner(marked, "after"))]
+        if after_image is not None and self.done.before_image_url is not None:
+            images = [self.done.before_image_url, self.client.image_url(after_image)]
         return [prompt_message(prompt, images)]
 
 

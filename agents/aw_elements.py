@@ -125,12 +125,13 @@ def label_font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
         return ImageFont.load_default()
 
 
-def draw_aw_marks(image: Image.Image, elements: Sequence[AWElement]) -> Image.Image:
-    """A copy with M3A's marks on every shown element: a green box 2 px wide (int(2 * sqrt(2)) at scale 1),
-    a white tag from (1, 1) to (35, 25) inside its top-left corner, the index in black on it."""
+def draw_aw_marks(image: Image.Image, elements: Sequence[AWElement], copy: bool = True) -> Image.Image:
+    """M3A's marks on every shown element: a green box 2 px wide (int(2 * sqrt(2)) at scale 1), a white
+    tag from (1, 1) to (35, 25) inside its top-left corner, the index in black on it. On a copy, or on
+    `image` itself with copy=False (an RGB image the caller owns: a copy of a full screen costs time)."""
     from PIL import ImageDraw
 
-    out = image.convert("RGB")
+    out = image.convert("RGB") if copy or image.mode != "RGB" else image
     width, height = out.size
     draw = ImageDraw.Draw(out)
     font = label_font(20)
@@ -144,11 +145,12 @@ def draw_aw_marks(image: Image.Image, elements: Sequence[AWElement]) -> Image.Im
     return out
 
 
-def label_corner(image: Image.Image, label: str) -> Image.Image:
-    """m3a_utils.add_screenshot_label: a white 150 x 30 box at the bottom right with the word in black."""
+def label_corner(image: Image.Image, label: str, copy: bool = True) -> Image.Image:
+    """m3a_utils.add_screenshot_label: a white 150 x 30 box at the bottom right with the word in black
+    (on a copy, or on `image` itself with copy=False)."""
     from PIL import ImageDraw
 
-    out = image.copy()
+    out = image.copy() if copy else image
     width, height = out.size
     draw = ImageDraw.Draw(out)
     draw.rectangle((width - 150, height - 30, width - 1, height - 1), fill=(255, 255, 255))

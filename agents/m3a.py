@@ -10,7 +10,8 @@ Each step is two calls to the same model:
    action was chosen on and the new marked screenshot labelled "after";
 2. action: M3A's action-selection prompt (goal, the history of step summaries `Step N- Action selected:
    {...}. <summary>`, the element list `UI element 3: {"index": 3, "text": ..., "is_clickable": True, ...}`)
-   with two JPEGs, the raw screenshot and the same with AndroidWorld's Set-of-Mark boxes (green box,
+   with two images, the raw screenshot (the phone's PNG; AndroidWorld sends a JPEG of it - lossless here
+   and cheaper than re-encoding) and the same with AndroidWorld's Set-of-Mark boxes as JPEG (green box,
    white tag with the index at the top left). The reply is `Reason: ... Action: {"action_type": ...}`.
 Elements are AndroidWorld's (leaves, nodes with a content description, scrollable nodes), not the
 `mllm` agent's list. Coordinate frame: none - elements by index; a click's `x`/`y`, which AndroidWorld
@@ -27,7 +28,8 @@ one step later; here the answer ends the episode). Replies it would not carry ou
 part, unreadable JSON, unknown action or field, an index beyond the list) are invalid steps.
 
 Arguments: model, base_url, api_key_env, temperature (0.0), max_tokens (1000, as infer.py),
-timeout_s, max_retries, concurrency, price_in / price_out; image_format (jpeg, as AndroidWorld).
+timeout_s, max_retries, concurrency, price_in / price_out; image_format (jpeg, as AndroidWorld: the
+drawn screenshots).
 """
 
 from __future__ import annotations

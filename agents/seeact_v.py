@@ -11,7 +11,8 @@ Each step, with two endpoints:
    the screenshot before it (with a red dot, radius 20, where the grounder pointed) and after it
    (labelled "after");
 2. planner, action: SeeAct-V's prompt (goal, history `Step N- Action selected: {...}. <summary>`) and
-   the screenshot (JPEG, no marks: the pipeline sees images only); the reply is `Reason: ... Action:
+   the screenshot (no marks: the pipeline sees images only; the phone's PNG, where seeact_v.py sends
+   JPEG - lossless, and cheaper than re-encoding); the reply is `Reason: ... Action:
    {"action_type": "click", "element": "<description of the target>"}`;
 3. grounder, only when the action has an `element`: UGround's request - the screenshot resized to
    882 x 1960 (`grounder_size`, as seeact_v.py does) and `Description: <the planner's words>`; the
@@ -54,11 +55,11 @@ from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen, _flag
 from spa_bench.device.observation import Observation
 from spa_bench.errors import ConfigError
 from spa_bench.models import ModelClient, ModelReply
-from spa_bench.models.messages import Message, text_part
+from spa_bench.models.messages import Message, encode_image, text_part
 from spa_bench.results.schema import TokenUsage
 
 from . import aw_actions
-from .aw_agent import ALL_VERBS, SCREEN_FRAME, prompt_message, screen_frame
+from .aw_agent import ALL_VERBS, RAW_PNG, ElementFrame, prompt_message, screen_frame
 from .aw_elements import label_corner
 from .seeact_v_prompts import SEEACT_V_ACTION_TEMPLATE, SEEACT_V_SUMMARY_TEMPLATE, UGROUND_GROUNDING_TEMPLATE
 
@@ -171,7 +172,8 @@ class SeeActVAgent(NativeAgent):
         "OSU-NLP-Group/UGround grounding/uground_qwen2vl_serve.py", calls_per_step=3,
         models=("gpt-4o (planner)", "osunlp/UGround-V1-7B (grounder)", "osunlp/UGround-V1-2B"))
     default_max_tokens: ClassVar[int | None] = 1000
-    frame_spec = SCREEN_FRAME
+    # the planner names targets in words; the grounder's points are GROUNDER_FRAME's
+    frame_spec = ElementFrame("absolute", label="planner: element description; grounder: relative 0-1000")
     codec: SeeActPlannerCodec
 
     def __init__(self, planner_model: str = "", planner_base_url: str | None = None,
@@ -201,6 +203,7 @@ class SeeActVAgent(NativeAgent):
         self.summary = _flag(summary, "summary")
         self.codec = SeeActPlannerCodec()
         self.grounder_codec = UGroundCodec()
+        self.grounder_frame_spec = GROUNDER_FRAME
 
     def reset(self, context: TaskContext) -> None:
         super().reset(context)
@@ -230,10 +233,11 @@ class SeeActVAgent(NativeAgent):
                        output=output + body)
 
     def screen(self, observation: Observation) -> SeeActScreen:
-        """The raw screenshot (JPEG), and the summary request of the previous step."""
+        """The raw screenshot (the phone's PNG as it is: re-encoding it as seeact_v.py's JPEG costs ~20 ms a
+        step for no gain) and the summary request of the previous step."""
         raw = observation.screenshot()
         summary = self.summary_messages(raw) if self.done is not None else None
-        return SeeActScreen(screen_frame(observation), self.client.image_url(raw),
+        return SeeActScreen(screen_frame(observation), encode_image(observation.screenshot_png, RAW_PNG),
                             (observation.width, observation.height), observation.package, raw=raw,
                             summary_request=summary)
 
@@ -299,7 +303,7 @@ class SeeActVAgent(NativeAgent):
         from PIL import ImageDraw
 
         assert self.done is not None
-        before = self.done.before.copy()
+        before = self.done.before  # last step's screenshot, needed for nothing else now: drawn on
         if self.done.point is not None:  # m3a_utils.add_ui_element_dot: a filled red dot, radius 20
             x, y = self.done.point
             ImageDraw.Draw(before).ellipse((x - 20, y - 20, x + 20, y + 20), fill=(225, 0, 0))
@@ -313,7 +317,7 @@ class SeeActVAgent(NativeAgent):
         from PIL import Image
 
         image = raw.resize(self.grounder_size, Image.Resampling.BICUBIC) if self.grounder_size else raw
-        url = self.grounder.image_url(image)
+        url = encode_image(image, self.grounder_config.image)
         text = UGROUND_GROUNDING_TEMPLATE.format(description=description)
         image_part = {"type": "image_url", "image_url": {"url": url}}
         return [{"role": "user", "content": [image_part, text_part(text)]}]
