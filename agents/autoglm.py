@@ -8,7 +8,8 @@ Format: the system prompts of `phone_agent/config/prompts_zh.py` (Chinese tasks)
 Type_Name (the handler clears the focused field first: here a type that replaces the focused field's
 text), Swipe(start, end), Long Press, Double Tap (a tap: our actions have no double tap), Launch(app=
 name), Back, Home, Wait(duration="x seconds"), Take_over(message) (needs a person: finish infeasible),
-Note / Call_API / Interact (no effect on the phone in the authors' handler: a short wait here), and
+Note / Call_API / Interact (no effect on the phone in the authors' handler: a note, recorded as a
+0.1 s wait), and
 finish(message=...).
 
 Frame: relative 0-999 ("坐标系统从左上角 (0,0) 开始到右下角（999,999)结束"), divided by 1000 as
@@ -78,7 +79,8 @@ class AutoGLMCodec(NativeCodec):
             return point_of(kwargs[key], key)
 
         if name in ("Tap", "Double Tap", "Long Press"):
-            verb: Verb = {"Tap": "tap", "Double Tap": "double_tap", "Long Press": "long_press"}[name]  # type: ignore[assignment]
+            verbs: dict[str, Verb] = {"Tap": "tap", "Double Tap": "double_tap", "Long Press": "long_press"}
+            verb = verbs[name]
             return NativeAction(verb, point=point("element"))
         if name in ("Type", "Type_Name"):
             value = kwargs.get("text")
@@ -101,7 +103,8 @@ class AutoGLMCodec(NativeCodec):
         if name == "Take_over":
             return NativeAction("finish", status="infeasible", text=str(kwargs.get("message") or "") or None)
         if name in _NO_EFFECT:
-            return NativeAction("wait", seconds=0.1)
+            note = kwargs.get("message") or kwargs.get("instruction")
+            return NativeAction("note", text=str(note) if note else None)
         raise ReplyError(f"unknown action {name!r}")
 
     def encode(self, native: NativeAction, thought: str) -> str:

@@ -69,6 +69,11 @@ class NativeCodec(ABC):
     def encode(self, native: NativeAction, thought: str) -> str:
         """A reply in this syntax doing `native` (whose verb is in `verbs`)."""
 
+    def expand(self, action: Action) -> list[Action | NativeAction]:
+        """The replies the model needs for one of our actions, for the scripted model: usually the action
+        itself; a NativeAction is written as it is (CogAgent quotes its answer before END())."""
+        return [action]
+
     # -- shared ---------------------------------------------------------------------------------------
     def parse(self, text: str, frame: Frame) -> ParsedReply:
         """Our Action for a reply, or ReplyError. Never raises anything else for any text."""

@@ -8,8 +8,10 @@ native model of the tests (`from_action`), so no adapter re-implements a mapping
 
 Verbs: tap, double_tap, long_press, swipe (point -> end), scroll (direction, optionally at a point),
 type (text, optionally submitted with enter), key (back / home / enter / app_switch), open_app (by
-name), wait, finish (done or infeasible, optional answer). A double tap has no action of its own in
-our union: it becomes a tap (documented in the adapters that have it).
+name), wait, note (a step with no effect on the phone, such as CogAgent's QUOTE_TEXT or AutoGLM's Note:
+recorded as a 0.1 s wait; its text may be the answer a later finish reports), finish (done or
+infeasible, optional answer). A double tap has no action of its own in our union: it becomes a tap
+(documented in the adapters that have it).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from spa_bench.device.elements import UIElement
 from spa_bench.device.observation import Observation
 
 Verb = Literal["tap", "double_tap", "long_press", "swipe", "scroll", "type", "key", "open_app", "wait",
-               "finish"]
+               "note", "finish"]
 Point = tuple[float, float]
 
 # A scroll "down" shows what is further down, as in spa_bench.actions.Scroll; a point-less one swipes over
@@ -125,6 +127,8 @@ def _to_action(native: NativeAction, frame: Frame) -> Action:
     if verb == "wait":
         seconds = native.seconds if native.seconds is not None else 1.0
         return Wait(seconds=min(max(seconds, 0.1), 60.0))
+    if verb == "note":
+        return Wait(seconds=0.1)
     if verb == "finish":
         answer = native.text.strip() if native.text and native.text.strip() else None
         return Finish(status=native.status, answer=answer)

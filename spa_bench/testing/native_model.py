@@ -27,7 +27,7 @@ from pathlib import Path
 from spa_bench.actions import Action, Finish, Key, LongPress, OpenApp, Scroll, Selector, Tap, TypeText, Wait
 from spa_bench.agent.codec import NativeCodec
 from spa_bench.agent.frames import FrameSpec, SmartResize
-from spa_bench.agent.native import NativeActionError
+from spa_bench.agent.native import NativeAction, NativeActionError
 from spa_bench.device.elements import find, parse_hierarchy
 from spa_bench.device.observation import Observation
 from spa_bench.results.layout import safe_name
@@ -42,7 +42,8 @@ class ScriptError(RuntimeError):
 @dataclass
 class _Progress:
     position: int = 0  # next golden step
-    pending: list[Action] = field(default_factory=list)  # what is left of the current golden step
+    # what is left of the current golden step: actions still to lower, or native replies to send
+    pending: list[Action | NativeAction] = field(default_factory=list)
     waited: int = 0
 
 
@@ -87,6 +88,8 @@ class NativeScriptedModel:
         progress = self._progress.setdefault(task.id, _Progress())
         action = self._next(task, observation, progress)
         thought = f"golden step {progress.position}/{len(task.golden_script or [])}"
+        if isinstance(action, NativeAction):
+            return self.codec.encode(action, thought)
         return self.codec.render(action, frame, observation, thought=thought)
 
     def _task_of(self, request: RecordedRequest) -> Task:
@@ -112,23 +115,28 @@ class NativeScriptedModel:
         return Observation(png, xml, parse_hierarchy(xml), None, None, False, width, height)
 
     # -- golden step -> what this codec can say -------------------------------------------------------
-    def _next(self, task: Task, observation: Observation, progress: _Progress) -> Action:
+    def _next(self, task: Task, observation: Observation, progress: _Progress) -> Action | NativeAction:
         script = task.golden_script or []
         if not progress.pending:
             if progress.position >= len(script):
                 return Finish()
-            progress.pending = [script[progress.position]]
+            progress.pending = list(self.codec.expand(script[progress.position]))
             progress.position += 1
             progress.waited = 0
         head = progress.pending[0]
+        if isinstance(head, NativeAction):
+            progress.pending.pop(0)
+            return head
         lowered = self._lower(task, head, observation)
         if lowered is None:  # its selector is not on screen yet
             if progress.waited < self.patience:
                 progress.waited += 1
+                if "wait" not in self.codec.verbs:  # CogAgent: a step that changes nothing
+                    return NativeAction("note")
                 return Wait(seconds=0.5)
             raise ScriptError(f"{task.id} step {progress.position}: {head!r} never appeared on screen")
         progress.waited = 0
-        progress.pending = lowered[1:] + progress.pending[1:]
+        progress.pending = [*lowered[1:], *progress.pending[1:]]
         return lowered[0]
 
     def _lower(self, task: Task, golden: Action, observation: Observation) -> list[Action] | None:

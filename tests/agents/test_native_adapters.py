@@ -52,6 +52,15 @@ MALFORMED: dict[str, list[str]] = {
         tool_call('{"action": "type", "text": ["a"]}'),
         tool_call('{"action": "terminate", "status": "maybe"}'),
     ],
+    "cogagent": [
+        "Action: Tap the network entry.",
+        "Action: x\nGrounded Operation: TELEPORT(box=[[100,100,200,200]])\n<<一般操作>>",
+        "Action: x\nGrounded Operation: CLICK(box=[[100,100,1200,200]], element_info='x')\n<<一般操作>>",
+        "Action: x\nGrounded Operation: CLICK(box=[[100,100,",
+        "Action: x\nGrounded Operation: CLICK(box='the button')\n<<一般操作>>",
+        "Action: x\nGrounded Operation: HOVER(box=[[100,100,200,200]])\n<<一般操作>>",
+        "Action: x\nGrounded Operation: LAUNCH(app='None', url='baidu.com')\n<<一般操作>>",
+    ],
 }
 
 # An adapter's other version, run on the whole subset when its default cannot (Qwen2.5-VL's tool has no
