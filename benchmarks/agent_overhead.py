@@ -21,7 +21,7 @@ from spa_bench.actions import Tap
 from spa_bench.agent import AGENTS, TaskContext
 from spa_bench.agent.native_agent import NativeAgent
 from spa_bench.device.observation import Observation
-from spa_bench.models import ModelReply
+from spa_bench.models import ModelClient, ModelReply
 from spa_bench.results.schema import TokenUsage
 from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 from spa_bench.testing.native_model import sample_observation
@@ -41,6 +41,31 @@ def native_adapters() -> list[str]:
     return names
 
 
+class _Answering:
+    """A model endpoint answered in-process with one fixed reply."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def chat(self, messages: object, **overrides: object) -> ModelReply:
+        return ModelReply(self.text, TokenUsage(), 0.0, "overhead", "stop")
+
+    def close(self) -> None:
+        return None
+
+
+def answer_second_endpoints(agent: NativeAgent, observation: Observation, target: tuple[int, int]) -> None:
+    """An adapter that reads a reply with a second model's help (seeact-v's grounder: client `grounder`,
+    codec `grounder_codec`, frame `grounder_frame_spec`) gets that model answered in-process, by its own
+    codec, pointing at the same target: building its request (resizing, encoding) is still measured."""
+    for attribute, value in list(vars(agent).items()):
+        if isinstance(value, ModelClient) and value is not agent.client:
+            value.close()
+            codec, spec = getattr(agent, f"{attribute}_codec"), getattr(agent, f"{attribute}_frame_spec")
+            frame = spec.bind(observation.width, observation.height)
+            setattr(agent, attribute, _Answering(codec.render(Tap(x=target[0], y=target[1]), frame)))
+
+
 def measure(name: str, observation: Observation, context: TaskContext, steps: int,
             resize_image: bool) -> list[float]:
     agent = AGENTS.get(name)(model="overhead", base_url="http://127.0.0.1:9/v1", api_key_env="none",
@@ -49,6 +74,7 @@ def measure(name: str, observation: Observation, context: TaskContext, steps: in
     agent.reset(context)
     times = []
     target = observation.elements[len(observation.elements) // 2].center
+    answer_second_endpoints(agent, observation, target)
     for _ in range(steps + 1):
         t0 = time.perf_counter()
         shown = agent.screen(observation)

@@ -58,7 +58,8 @@ def test_m3a_plays_the_subset_with_a_summary_call_per_step(results_dir: Path) ->
     assert "You just started, no action has been performed yet." in first
     assert 'UI element 0: {"index": 0' in first and '"is_clickable": ' in first
     assert all(len(r.image_urls()) == 2 for r in actions)  # raw + marked screenshot
-    assert all(u["url"].startswith("data:image/jpeg;base64,") for r in actions for u in r.image_urls())
+    assert all(r.image_urls()[0]["url"].startswith("data:image/png;base64,") for r in actions)  # as taken
+    assert all(r.image_urls()[1]["url"].startswith("data:image/jpeg;base64,") for r in actions)  # drawn
     assert all(len(r.image_urls()) == 2 for r in summaries)  # before (marked) + after (labelled)
     later = "\n".join(actions[1].texts())
     assert "Step 1- Action selected: {\"action_type\": " in later and SUMMARY in later
