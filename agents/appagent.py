@@ -123,7 +123,7 @@ class AppAgentCodec(NativeCodec):
             return AppAgentReply("finish", NativeAction("finish"), thought, summary)
         name = act.split("(")[0].strip().strip("`")
         if name == "grid":
-            return AppAgentReply("grid", NativeAction("wait", seconds=0.1), thought, summary)
+            return AppAgentReply("grid", NativeAction("note"), thought, summary)
         native = self._grid_action(name, act) if self.grid is not None else self._label_action(name, act)
         return AppAgentReply(name, native, thought, summary)
 
