@@ -12,8 +12,10 @@ the run folder), resolves the golden step's selector on it as the oracle does, a
 adapter codec's `render` in the frame of the image it received: absolute frames are computed from that
 image as the model's processor would resize it (`processor`, Qwen2.5-VL's defaults unless told),
 never from what the adapter thinks, so a run passes only when the adapter maps points back from the
-frame the model really answered in. A golden step that needs what native actions cannot say (a
-field to clear) is reported in `errors` and answered with an HTTP 400.
+frame the model really answered in. Apps open by name where the format can say so, else (and for the
+tasks in `launch_from_home`) by pressing home and tapping the app's icon. A golden step that needs
+what native actions cannot say (a field to clear) is reported in `errors` and answered with an HTTP
+400.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import base64
 import io
 import threading
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -51,7 +54,8 @@ class NativeScriptedModel:
     """A Responder (RecordedRequest -> reply) for ScriptedOpenAIServer; see the module docstring."""
 
     def __init__(self, codec: NativeCodec, frame_spec: FrameSpec, tasks: list[Task], results_dir: Path,
-                 processor: SmartResize | None = None, patience: int = 5) -> None:
+                 processor: SmartResize | None = None, patience: int = 5,
+                 launch_from_home: Collection[str] = ()) -> None:
         self.codec = codec
         if frame_spec.kind == "absolute":
             frame_spec = replace(frame_spec, resize=processor or SmartResize())
@@ -59,6 +63,9 @@ class NativeScriptedModel:
         self.tasks = [t for t in tasks if t.golden_script]
         self.results_dir = results_dir
         self.patience = patience
+        # tasks whose apps are opened as a person would, from the home screen, even where the format can
+        # launch them by name (so that every adapter's run presses home somewhere)
+        self.launch_from_home = set(launch_from_home)
         self.errors: list[str] = []
         self.replies: list[str] = []
         self._progress: dict[str, _Progress] = {}
@@ -168,7 +175,7 @@ class NativeScriptedModel:
             return [golden]
         if isinstance(golden, OpenApp):
             name = _display_name(task, golden.app)
-            if "open_app" in self.codec.verbs:
+            if "open_app" in self.codec.verbs and task.id not in self.launch_from_home:
                 return [OpenApp(app=name)]
             # no launch action: from the home screen, tap the app's icon (labelled with its name)
             return [Key(key="home"), Tap(selector=Selector(content_desc=name))]

@@ -31,14 +31,16 @@ Wrap = Callable[[NativeScriptedModel], Responder]
 Extra = Callable[[NativeScriptedModel], dict[str, Responder]]
 
 # Both languages; taps, a long press, typing Chinese, scrolls (swipes where the format only swipes),
-# back, opening an app by name from the home screen, and answers.
+# back, home, opening an app by name, and answers.
 SUBSET = [
     "settings_model_name_en",  # scroll, tap, finish with an answer
     "settings_airplane_dark_en",  # taps and back
     "files_delete_invoice_en",  # long press
     "chat_reply_mom_zh",  # typing Chinese
     "cross_order_total_to_chat_zh",  # open an app by its Chinese name, read a total, type it
+    "cross_wifi_to_chat_en",  # home, then the apps' icons on the home screen (HOME_LAUNCH)
 ]
+HOME_LAUNCH = ["cross_wifi_to_chat_en"]
 
 
 def prototype(agent: str, args: dict[str, Any] | None = None) -> NativeAgent:
@@ -56,7 +58,8 @@ def _run(agent: str, results_dir: Path, ids: list[str], args: dict[str, Any] | N
          ) -> tuple[dict[str, EpisodeLog], NativeScriptedModel]:
     tasks = TaskRepository(default_tasks_root()).load()
     made = prototype(agent, args)
-    model = NativeScriptedModel(made.codec, made.frame_spec, [t for t in tasks if t.id in ids], results_dir)
+    model = NativeScriptedModel(made.codec, made.frame_spec, [t for t in tasks if t.id in ids], results_dir,
+                                launch_from_home=HOME_LAUNCH)
     with ExitStack() as stack:
         server = stack.enter_context(ScriptedOpenAIServer(script, when_empty=wrap(model) if wrap else model))
         endpoints = {name: stack.enter_context(ScriptedOpenAIServer(when_empty=responder)).base_url

@@ -68,7 +68,7 @@ MALFORMED: dict[str, list[str]] = {
 VARIANTS: list[tuple[str, dict[str, str]]] = [("qwen-vl", {"version": "3"})]
 
 
-DEFAULT_SUBSET = {"qwen-vl": [t for t in SUBSET if t != "settings_model_name_en"]}
+DEFAULT_SUBSET = {"qwen-vl": [t for t in SUBSET if t != "settings_model_name_en"]}  # no answer action
 
 
 @pytest.mark.parametrize("agent", sorted(MALFORMED))
@@ -89,6 +89,8 @@ def test_adapter_plays_the_subset_natively(agent: str, results_dir: Path) -> Non
     # apps open by name where the format can say so, else from the home screen's icon
     assert ("open_app" in kinds) == ("open_app" in prototype(agent, args).codec.verbs)
     assert kinds & {"scroll", "swipe"}
+    keys = {s.action.key for log in logs.values() for s in log.steps if s.action and s.action.type == "key"}
+    assert {"back", "home"} <= keys
     typed = [s.action.text for s in logs["chat_reply_mom_zh"].steps if s.action and s.action.type == "type"]
     assert typed and all(any("\u4e00" <= c <= "\u9fff" for c in t) for t in typed)
 
