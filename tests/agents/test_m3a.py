@@ -44,6 +44,8 @@ def test_m3a_plays_the_subset_with_a_summary_call_per_step(results_dir: Path) ->
     logs = run_native("m3a", results_dir, wrap=wrap)
     assert sorted(logs) == sorted(SUBSET)
     assert logs["settings_model_name_en"].answer == "SPA Virtual Phone"
+    keys = {s.action.key for log in logs.values() for s in log.steps if s.action and s.action.type == "key"}
+    assert {"back", "home"} <= keys  # type: ignore[operator]
     kinds = {s.action.type for log in logs.values() for s in log.steps if s.action is not None}
     assert {"tap", "long_press", "type", "key", "open_app", "swipe", "finish"} <= kinds
     typed = [s.action.text for s in logs["chat_reply_mom_zh"].steps if s.action and s.action.type == "type"]

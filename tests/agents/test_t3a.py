@@ -18,6 +18,8 @@ def test_t3a_plays_the_subset_text_only(results_dir: Path) -> None:
     logs = run_native("t3a", results_dir, wrap=wrap)
     assert sorted(logs) == sorted(SUBSET)
     assert logs["settings_model_name_en"].answer == "SPA Virtual Phone"
+    keys = {s.action.key for log in logs.values() for s in log.steps if s.action and s.action.type == "key"}
+    assert {"back", "home"} <= keys  # type: ignore[operator]
     assert all(not r.image_urls() for _, r in wrap.requests)  # no screenshot in any request
     for log in logs.values():
         assert [s.usage.calls for s in log.steps] == [1] + [2] * (len(log.steps) - 1)
