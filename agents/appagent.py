@@ -259,8 +259,8 @@ class AppAgent(NativeAgent):
         codec = self.codec.bind(observation, self.grid_on)
         shot = observation.screenshot()
         image = codec.grid.draw(shot) if codec.grid is not None else draw_labels(shot, codec.marks)
-        return AppAgentScreen(screen_frame(observation), self.client.image_url(image), image.size,
-                              observation.package, codec=codec)
+        return AppAgentScreen(screen_frame(observation, self.frame_spec), self.client.image_url(image),
+                              image.size, observation.package, codec=codec)
 
     def interpret(self, reply: ModelReply, screen: Screen, observation: Observation) -> AgentStep:
         assert isinstance(screen, AppAgentScreen)
@@ -277,6 +277,9 @@ class AppAgent(NativeAgent):
         if parsed.kind != "finish":
             self.last_act = parsed.summary
         return AgentStep(action, output=reply.text, usage=reply.usage, model_s=reply.model_s)
+
+    def describe_arguments(self) -> dict[str, Any]:
+        return super().describe_arguments() | {"history": "the last reply's Summary (<last_act>)"}
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         template = TASK_TEMPLATE_GRID if self.grid_on else TASK_TEMPLATE.replace("<ui_document>", "")

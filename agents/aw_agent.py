@@ -54,8 +54,9 @@ ALL_VERBS: frozenset[Verb] = frozenset(("tap", "double_tap", "long_press", "swip
                                         "open_app", "wait", "finish"))
 
 
-def screen_frame(observation: Observation) -> Frame:
-    return SCREEN_FRAME.bind(observation.width, observation.height, (observation.width, observation.height))
+def screen_frame(observation: Observation, spec: FrameSpec = SCREEN_FRAME) -> Frame:
+    """`spec` (screen pixels) bound to this screen: the image the points refer to is the screen itself."""
+    return spec.bind(observation.width, observation.height, (observation.width, observation.height))
 
 
 class AWCodec(NativeCodec):
@@ -175,6 +176,9 @@ class AndroidWorldAgent(NativeAgent):
         return AWScreen(screen_frame(observation), urls[0] if urls else "",
                         (observation.width, observation.height), observation.package, codec=codec,
                         elements_text=elements_text, image_urls=urls, summary_request=summary)
+
+    def describe_arguments(self) -> dict[str, Any]:
+        return super().describe_arguments() | {"history": "every step's summary (AndroidWorld's)"}
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         """The action request: the prompt, then (M3A) the raw and the marked screenshot."""

@@ -237,7 +237,8 @@ class SeeActVAgent(NativeAgent):
         step for no gain) and the summary request of the previous step."""
         raw = observation.screenshot()
         summary = self.summary_messages(raw) if self.done is not None else None
-        return SeeActScreen(screen_frame(observation), encode_image(observation.screenshot_png, RAW_PNG),
+        return SeeActScreen(screen_frame(observation, self.frame_spec),
+                            encode_image(observation.screenshot_png, RAW_PNG),
                             (observation.width, observation.height), observation.package, raw=raw,
                             summary_request=summary)
 
@@ -327,7 +328,8 @@ class SeeActVAgent(NativeAgent):
         return super().describe_arguments() | {
             "grounder_model": self.grounder_config.model, "grounder_base_url": self.grounder_config.base_url,
             "grounder_api_key_env": self.grounder_config.api_key_env, "grounder_size": size,
-            "summary": self.summary, "grounder_frame": GROUNDER_FRAME.describe()}
+            "summary": self.summary, "grounder_frame": GROUNDER_FRAME.describe(),
+            "history": "every step's summary" if self.summary else "every step's action"}
 
 
 def _into_field(action: TypeText, observation: Observation, point: tuple[int, int]) -> TypeText:
