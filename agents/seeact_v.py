@@ -17,6 +17,8 @@ Each step, with two endpoints:
 3. grounder, only when the action has an `element`: UGround's request - the screenshot resized to
    882 x 1960 (`grounder_size`, as seeact_v.py does) and `Description: <the planner's words>`; the
    reply is a point `(x, y)`.
+The grounder's image is made in a background thread while the summary and planner calls are under way,
+and the summary's "before" image while the action is carried out, so that they add nothing to a step.
 So 2 calls per step, or 3 with a grounded action; the step's usage is the sum over both endpoints
 (each priced by its own model name).
 
@@ -42,6 +44,7 @@ max_retries, concurrency, price_in / price_out (the planner's).
 from __future__ import annotations
 
 import json
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -155,14 +158,14 @@ class UGroundCodec(NativeCodec):
 class SeeActScreen(Screen):
     raw: Image.Image  # the screenshot, decoded once (planner image, grounder image, summary "before")
     summary_request: list[Message] | None
+    grounder_image: Future[str]  # the grounder's image URL, made in the background (see `screen`)
 
 
 @dataclass(frozen=True)
 class _Done:
     action_text: str
     reason: str
-    before: Image.Image  # the screenshot the action was chosen on
-    point: tuple[int, int] | None  # where the grounder pointed
+    before_url: Future[str]  # the screenshot the action was chosen on, with the grounder's red dot
 
 
 class SeeActVAgent(NativeAgent):
@@ -204,6 +207,7 @@ class SeeActVAgent(NativeAgent):
         self.codec = SeeActPlannerCodec()
         self.grounder_codec = UGroundCodec()
         self.grounder_frame_spec = GROUNDER_FRAME
+        self._images = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seeact-v-grounder-image")
 
     def reset(self, context: TaskContext) -> None:
         super().reset(context)
@@ -213,6 +217,7 @@ class SeeActVAgent(NativeAgent):
     def close(self) -> None:
         super().close()
         self.grounder.close()
+        self._images.shutdown(wait=True)
 
     # -- one step ----------------------------------------------------------------------------------------
     def step(self, observation: Observation) -> AgentStep:
@@ -234,13 +239,16 @@ class SeeActVAgent(NativeAgent):
 
     def screen(self, observation: Observation) -> SeeActScreen:
         """The raw screenshot (the phone's PNG as it is: re-encoding it as seeact_v.py's JPEG costs ~20 ms a
-        step for no gain) and the summary request of the previous step."""
+        step for no gain), the summary request of the previous step, and - in a background thread, so
+        that it overlaps the summary and planner calls instead of adding to the step - the grounder's
+        resized JPEG (Pillow resizes and encodes without holding the GIL)."""
         raw = observation.screenshot()
+        grounder_image = self._images.submit(self.grounder_image_url, raw)
         summary = self.summary_messages(raw) if self.done is not None else None
         return SeeActScreen(screen_frame(observation, self.frame_spec),
                             encode_image(observation.screenshot_png, RAW_PNG),
                             (observation.width, observation.height), observation.package, raw=raw,
-                            summary_request=summary)
+                            summary_request=summary, grounder_image=grounder_image)
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         """The planner's action request: SeeAct-V's prompt and the screenshot."""
@@ -264,7 +272,8 @@ class SeeActVAgent(NativeAgent):
             return invalid(str(exc), exc.note)
         fields, point = dict(plan.reply.fields), None
         if plan.description is not None:
-            grounded = self.grounder.chat(self.grounder_messages(screen.raw, plan.description))
+            grounded = self.grounder.chat(self.grounder_messages(screen.grounder_image.result(),
+                                                                 plan.description))
             usage, model_s = usage + grounded.usage, model_s + grounded.model_s
             output = f"[planner] {reply.text}\n\n[grounder] {grounded.text}"
             try:
@@ -289,7 +298,9 @@ class SeeActVAgent(NativeAgent):
             action = _into_field(action, observation, point)
         if native_action.verb != "finish":
             if self.summary:
-                self.done = _Done(plan.reply.action_text, plan.reply.reason, screen.raw, point)
+                # the summary's "before" image is encoded in the background while the action is carried out
+                before = self._images.submit(self.before_image_url, screen.raw, point)
+                self.done = _Done(plan.reply.action_text, plan.reply.reason, before)
             else:
                 self.summaries.append(f"Action selected: {plan.reply.action_text}.")
         return AgentStep(action, output=output, usage=usage, model_s=model_s)
@@ -300,25 +311,36 @@ class SeeActVAgent(NativeAgent):
             goal=self.context.instruction, additional_guidelines="",
             history=history or "You just started, no action has been performed yet.")
 
-    def summary_messages(self, after: Image.Image) -> list[Message]:
+    def before_image_url(self, raw: Image.Image, point: tuple[int, int] | None) -> str:
+        """The screenshot an action was chosen on, with m3a_utils.add_ui_element_dot's filled red dot
+        (radius 20) where the grounder pointed, JPEG. Drawn on `raw` itself: that step is over."""
         from PIL import ImageDraw
 
+        if point is not None:
+            x, y = point
+            ImageDraw.Draw(raw).ellipse((x - 20, y - 20, x + 20, y + 20), fill=(225, 0, 0))
+        return self.client.image_url(raw)
+
+    def summary_messages(self, after: Image.Image) -> list[Message]:
+        """seeact_v.py's summary request: the action, its reason, the "before" screenshot with the dot and
+        the new one labelled "after"."""
         assert self.done is not None
-        before = self.done.before  # last step's screenshot, needed for nothing else now: drawn on
-        if self.done.point is not None:  # m3a_utils.add_ui_element_dot: a filled red dot, radius 20
-            x, y = self.done.point
-            ImageDraw.Draw(before).ellipse((x - 20, y - 20, x + 20, y + 20), fill=(225, 0, 0))
         prompt = SEEACT_V_SUMMARY_TEMPLATE.format(goal=self.context.instruction, action=self.done.action_text,
                                                   reason=self.done.reason)
-        urls = [self.client.image_url(before), self.client.image_url(label_corner(after, "after"))]
+        urls = [self.done.before_url.result(), self.client.image_url(label_corner(after, "after"))]
         return [prompt_message(prompt, urls)]
 
-    def grounder_messages(self, raw: Image.Image, description: str) -> list[Message]:
-        """uground_qwen2vl_serve.py: one user message, the image first, then the request text."""
+    def grounder_image_url(self, raw: Image.Image) -> str:
+        """The screenshot as seeact_v.py sends it to the grounder: resized (PIL's default, bicubic) to
+        `grounder_size`, JPEG."""
         from PIL import Image
 
         image = raw.resize(self.grounder_size, Image.Resampling.BICUBIC) if self.grounder_size else raw
-        url = encode_image(image, self.grounder_config.image)
+        return encode_image(image, self.grounder_config.image)
+
+    def grounder_messages(self, image_url: str, description: str) -> list[Message]:
+        """uground_qwen2vl_serve.py: one user message, the image first, then the request text."""
+        url = image_url
         text = UGROUND_GROUNDING_TEMPLATE.format(description=description)
         image_part = {"type": "image_url", "image_url": {"url": url}}
         return [{"role": "user", "content": [image_part, text_part(text)]}]
