@@ -13,8 +13,9 @@ Before the package's reader sees a reply, the forms vLLM produces are brought to
 
 Frame: UI-TARS-1.5 answers in absolute pixels of the image after Qwen2.5-VL's smart_resize (factor 28,
 min_pixels / max_pixels arguments, default 4*28*28 and 16384*28*28 as the model's processor config);
-`version=1.0` answers in relative 0-1000 (`start_box='<|box_start|>(x,y)<|box_end|>'`), with the same
-prompt in that syntax (the 1.0 form of the authors' mobile prompt, from their README).
+`version=1.0` answers in relative 0-1000 (`start_box='<|box_start|>(x,y)<|box_end|>'`), with the
+mobile prompt template of bytedance/UI-TARS README_v1.md (click, long_press, type, scroll(start_box,
+end_box) - a swipe -, press_home, press_back, finished).
 
 History (the authors' OSWorld agent, `history_n`): a system message "You are a helpful assistant.",
 the prompt as the first user message, then every earlier reply as an assistant message, each after
@@ -70,6 +71,9 @@ class UITarsCodec(NativeCodec):
 
     def __init__(self, version: str = "1.5") -> None:
         self.version = version
+        if version != "1.5":  # 1.0's mobile action space: no scroll, open_app or submitting type
+            self.verbs = frozenset({"tap", "long_press", "type", "swipe", "key", "wait", "finish"})
+            self.type_submits = False
 
     def decode(self, text: str) -> DecodedReply:
         from ui_tars.action_parser import parse_action_to_structure_output
@@ -140,8 +144,9 @@ class UITarsCodec(NativeCodec):
         verb = native.verb
         if verb in ("tap", "long_press"):
             call = f"{'click' if verb == 'tap' else 'long_press'}({arg}='{self._point(native.point)}')"
-        elif verb == "swipe":
-            call = (f"drag({end_arg[0]}='{self._point(native.point)}', "
+        elif verb == "swipe":  # 1.0's mobile prompt calls the finger's path scroll(start_box, end_box)
+            name = "drag" if self.version == "1.5" else "scroll"
+            call = (f"{name}({end_arg[0]}='{self._point(native.point)}', "
                     f"{end_arg[1]}='{self._point(native.end)}')")
         elif verb == "scroll":
             call = f"scroll({arg}='{self._point(native.point)}', direction='{native.direction}')"
@@ -163,17 +168,42 @@ class UITarsCodec(NativeCodec):
         return f"Thought: {thought}\nAction: {call}"
 
 
-def mobile_prompt(version: str) -> str:
-    """The authors' mobile prompt: MOBILE_USE_DOUBAO, in 1.0's box syntax for version 1.0."""
+# UI-TARS 1.0's mobile prompt, verbatim: bytedance/UI-TARS README_v1.md, "Prompt Templates", "Prompt
+# template for mobile" (a raw string there: its "\\n" inside the code fence are two characters). The
+# instruction follows it.
+MOBILE_PROMPT_V1 = (
+    'You are a GUI agent. You are given a task and your action history, with screenshots. You need to perform the next action to complete the task. \n'  # noqa: E501
+    '\n'
+    '## Output Format\n'
+    '```\\nThought: ...\n'
+    'Action: ...\\n```\n'
+    '\n'
+    '## Action Space\n'
+    "click(start_box='<|box_start|>(x1,y1)<|box_end|>')\n"
+    "long_press(start_box='<|box_start|>(x1,y1)<|box_end|>', time='')\n"
+    "type(content='')\n"
+    "scroll(start_box='<|box_start|>(x1,y1)<|box_end|>', end_box='<|box_start|>(x3,y3)<|box_end|>')\n"
+    'press_home()\n'
+    'press_back()\n'
+    "finished(content='') # Submit the task regardless of whether it succeeds or fails.\n"
+    '\n'
+    '## Note\n'
+    '- Use English in `Thought` part.\n'
+    '\n'
+    '- Write a small plan and finally summarize your next action (with its target element) in one sentence in `Thought` part.\n'  # noqa: E501
+    '\n'
+    '## User Instruction\n'
+)
+
+
+def mobile_prompt(version: str, language: str, instruction: str) -> str:
+    """The authors' mobile prompt: MOBILE_USE_DOUBAO for 1.5; for 1.0 the README_v1 template, whose
+    fixed "Use English" says Chinese for Chinese tasks (what 1.5's {language} does)."""
     from ui_tars.prompt import MOBILE_USE_DOUBAO
 
-    prompt: str = MOBILE_USE_DOUBAO
     if version == "1.5":
-        return prompt
-    box = "start_box='<|box_start|>(x1,y1)<|box_end|>'"
-    return (prompt.replace("start_point='<point>x1 y1</point>'", box)
-            .replace("end_point='<point>x2 y2</point>'", "end_box='<|box_start|>(x3,y3)<|box_end|>'")
-            .replace("point='<point>x1 y1</point>'", box))
+        return str(MOBILE_USE_DOUBAO).format(language=language, instruction=instruction)
+    return MOBILE_PROMPT_V1.replace("Use English in", f"Use {language} in") + instruction
 
 
 class UITarsAgent(NativeAgent):
@@ -201,7 +231,7 @@ class UITarsAgent(NativeAgent):
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         language = "Chinese" if self.language == "zh" else "English"
-        prompt = mobile_prompt(self.version).format(language=language, instruction=self.context.instruction)
+        prompt = mobile_prompt(self.version, language, self.context.instruction)
         out: list[Message] = [system_message("You are a helpful assistant."),
                               {"role": "user", "content": [{"type": "text", "text": prompt}]}]
         with_image = len(self.turns) - (self.history_length - 1)  # earlier turns that keep their image

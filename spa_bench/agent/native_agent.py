@@ -16,6 +16,12 @@ Arguments common to every native adapter (`--agent-arg key=value`):
 - history: how many earlier steps the request repeats (each adapter's default is its authors');
 - prompt_language: auto (the task's), en or zh, for adapters whose authors wrote both;
 - image_format (png | jpeg) and resize_image (false), see above.
+
+Adding an adapter: a NativeCodec subclass (spa_bench.agent.codec) that reads (`decode`) and writes
+(`encode`) the model's syntax as NativeActions in its frame; a NativeAgent subclass with `info`,
+`codec`, `frame_spec` (spa_bench.agent.frames) and `messages`; a line in spa_bench.agent's AGENTS; and
+its name with five or more malformed replies in tests/agents/test_native_adapters.py, whose
+`run_native` / `run_malformed` (tests/agents/native_runs.py) play the common task subset through it.
 """
 
 from __future__ import annotations

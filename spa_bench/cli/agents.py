@@ -37,6 +37,8 @@ def list_agents() -> None:
         if adapter is not None:
             family, frame = adapter.info.family, adapter.frame_spec.describe()
             calls, source = str(adapter.info.calls_per_step), adapter.info.format_source
+        elif not family.startswith("(cannot"):
+            family = _summary(entry.name)
         table.add_row(entry.name, family, frame, calls, source, entry.target or "(registered in code)")
     console.print(table)
 
@@ -108,6 +110,17 @@ def _native(name: str, args: dict[str, Any]) -> Any:
         return None
     made = {"model": "MODEL", "base_url": "http://127.0.0.1:8000/v1", "api_key_env": "none", **args}
     return factory(**made)
+
+
+def _summary(name: str) -> str:
+    """The first line of a non-native agent's module docstring (what it is), without its name."""
+    import sys
+
+    from spa_bench.agent import AGENTS
+
+    module = sys.modules.get(getattr(AGENTS.get(name), "__module__", ""))
+    first = ((module.__doc__ if module else None) or "-").strip().splitlines()[0]
+    return re.sub(r"^`[^`]+`:\s*", "", first)
 
 
 def _elide(text: str) -> str:

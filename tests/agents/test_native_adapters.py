@@ -104,9 +104,14 @@ def test_malformed_replies_are_invalid_steps(agent: str, results_dir: Path) -> N
     assert any("outside the model's frame" in r for r in reasons), reasons
 
 
-def test_ui_tars_at_720x1280_and_version_1(results_dir: Path) -> None:
-    """Smart-resize rounding end to end on a small screen (728x1288 frame), and the 0-1000 frame."""
-    run_native("ui-tars", results_dir / "v15", ids=["chat_reply_mom_zh"], phone_size="720x1280")
-    run_native("ui-tars", results_dir / "v10", args={"version": "1.0"}, ids=["chat_reply_mom_zh"])
-    assert prototype("ui-tars", {"version": "1.0"}).frame_spec.describe() == "relative 0-1000"
+@pytest.mark.parametrize("agent", ["ui-tars", "qwen-vl", "gui-owl"])
+def test_absolute_frames_at_720x1280(agent: str, results_dir: Path) -> None:
+    """Smart-resize rounding end to end on a small screen: the model answers on 728x1288."""
+    run_native(agent, results_dir, ids=["chat_reply_mom_zh"], phone_size="720x1280")
+    frame = prototype(agent).frame_spec.bind(720, 1280)
+    assert (frame.extent_x, frame.extent_y) == (728, 1288)
 
+
+def test_ui_tars_version_1_answers_on_0_to_1000(results_dir: Path) -> None:
+    run_native("ui-tars", results_dir, args={"version": "1.0"}, ids=["chat_reply_mom_zh"])
+    assert prototype("ui-tars", {"version": "1.0"}).frame_spec.describe() == "relative 0-1000"

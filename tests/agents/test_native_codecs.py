@@ -195,6 +195,9 @@ def test_ui_tars_sends_every_reply_and_the_last_five_screenshots(screen: Observa
     assert len(texts(last, "assistant")) == 7  # every earlier reply, as text
     assert last[-1]["role"] == "user" and images([last[-1]]) == 1  # the current screenshot comes last
     assert images(list(played("ui-tars", screen, 3, history=2))[-1]) == 2
+    v1 = texts(next(iter(played("ui-tars", screen, 1, version="1.0"))), "user")[0]
+    assert v1.startswith("You are a GUI agent.") and v1.endswith("## User Instruction\nTurn off Wi-Fi.")
+    assert "click(start_box='<|box_start|>(x1,y1)<|box_end|>')" in v1 and "open_app" not in v1
 
 
 def test_autoglm_keeps_the_text_of_every_step_and_only_the_current_screenshot(screen: Observation) -> None:
