@@ -27,6 +27,9 @@ finish done with that answer at once (AndroidWorld shows the answer and waits fo
 one step later; here the answer ends the episode). Replies it would not carry out (no Reason/Action
 part, unreadable JSON, unknown action or field, an index beyond the list) are invalid steps.
 
+The prompts are English for both languages (AndroidWorld's are English only); Chinese instructions
+are passed as they are.
+
 Arguments: model, base_url, api_key_env, temperature (0.0), max_tokens (1000, as infer.py),
 timeout_s, max_retries, concurrency, price_in / price_out; image_format (jpeg, as AndroidWorld: the
 drawn screenshots).

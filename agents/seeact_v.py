@@ -37,8 +37,11 @@ Arguments: planner_model (or model; e.g. gpt-4o), planner_base_url (or base_url)
 (or api_key_env; OPENAI_API_KEY), grounder_model (osunlp/UGround-V1-7B), grounder_base_url (e.g.
 http://127.0.0.1:8000/v1 for vLLM; default: the planner's, for a server that serves both models),
 grounder_api_key_env (none), grounder_size (882x1960, or `none`
-to send the screenshot as it is), summary (true), temperature (0.0), max_tokens (1000), timeout_s,
-max_retries, concurrency, price_in / price_out (the planner's).
+to send the screenshot as it is), grounder_price_in / grounder_price_out (USD per million tokens: a
+served UGround has no list price, so steps that ground have an unknown cost unless given), summary
+(true), temperature (0.0), max_tokens (1000), timeout_s, max_retries, concurrency, price_in /
+price_out (the planner's). Prompts are English for both languages (the authors wrote no other);
+Chinese instructions are passed as they are.
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ class SeeActPlannerCodec(NativeCodec):
 
     name = "seeact-v"
     verbs: frozenset[Verb] = ALL_VERBS
-    type_submits: ClassVar[bool] = True
+    type_submits: bool = True
 
     def __init__(self, observation: Observation | None = None,
                  described: dict[str, tuple[int, int]] | None = None) -> None:
@@ -183,6 +186,7 @@ class SeeActVAgent(NativeAgent):
                  planner_api_key_env: str | None = None, grounder_model: str = "osunlp/UGround-V1-7B",
                  grounder_base_url: str | None = None, grounder_api_key_env: str | None = None,
                  grounder_size: str = "882x1960", summary: bool | str = True, image_format: str = "jpeg",
+                 grounder_price_in: float | None = None, grounder_price_out: float | None = None,
                  **kwargs: Any) -> None:
         if planner_model:
             kwargs["model"] = planner_model
@@ -200,7 +204,7 @@ class SeeActVAgent(NativeAgent):
             model=str(grounder_model), base_url=grounder_base_url, api_key_env=grounder_api_key_env,
             temperature=0.0, max_tokens=None, timeout_s=self.config.timeout_s,
             max_retries=self.config.max_retries, max_side=None, detail="auto", image_format="jpeg",
-            concurrency=self.config.concurrency, price_in=None, price_out=None)
+            concurrency=self.config.concurrency, price_in=grounder_price_in, price_out=grounder_price_out)
         self.grounder = ModelClient(self.grounder_config)
         self.grounder_size = _size(grounder_size)
         self.summary = _flag(summary, "summary")

@@ -12,6 +12,9 @@ bbox_pixels=BoundingBox(x_min=..., ...), ...)`). No screenshot is sent. Coordina
 elements by index (a click's `x`/`y` are screen pixels). History: every step's summary. The actions,
 finish, answer and infeasible map exactly as for `m3a`.
 
+The prompts are English for both languages (AndroidWorld's are English only); Chinese instructions
+are passed as they are.
+
 Arguments: as `m3a` (model, base_url, api_key_env, temperature, max_tokens (1000), timeout_s,
 max_retries, concurrency, price_in / price_out).
 """
