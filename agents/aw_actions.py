@@ -42,6 +42,13 @@ NOT_IN_FORMAT = "Output for action selection is not in the correct format, so no
 NOT_PARSED = ("Can not parse the output to a valid action. Please make sure to pick the action from the list "
               "with required parameters (if any) in the correct JSON format!")
 OUT_OF_RANGE = "The parameter index is out of range. Remember the index must be in the UI element list!"
+# t3a.py words two of them differently
+T3A_NOTES = {
+    "Can not parse the output to a valid action. Please make sure to pick the action from the list "
+    "with required parameters (if any) in the correct JSON format!":
+        "Can not parse the output to a valid action. Please make sure to pick the action from the list "
+        "with the correct json format!",
+}
 NOT_EXECUTABLE = ("Can not execute the action, make sure to select the action with the required parameters "
                   "(if any) in the correct JSON format!")
 

@@ -195,7 +195,11 @@ class AndroidWorldAgent(NativeAgent):
                 raise aw_actions.AWReplyError("the reply is empty", aw_actions.NOT_IN_FORMAT)
             parts, parsed = screen.codec.read(reply.text, screen.frame)
         except aw_actions.AWReplyError as exc:
-            self.summaries.append(exc.note)
+            note = aw_actions.T3A_NOTES.get(exc.note, exc.note) if self.style == "t3a" else exc.note
+            if self.style == "t3a" and exc.note == aw_actions.NOT_EXECUTABLE:
+                kind = _action_type(reply.text)
+                note = f"Some error happened executing the action {kind}" if kind else note
+            self.summaries.append(note)
             return AgentStep(reply.text, output=reply.text, usage=reply.usage, model_s=reply.model_s,
                              invalid_reason=f"{self.codec.name}: {exc}")
         if parsed.native.verb != "finish":
@@ -227,6 +231,13 @@ class AndroidWorldAgent(NativeAgent):
         if after_image is not None and self.done.before_image_url is not None:
             images = [self.done.before_image_url, self.client.image_url(after_image)]
         return [prompt_message(prompt, images)]
+
+
+def _action_type(text: str) -> str | None:
+    try:
+        return str(aw_actions.read_reply(text).fields["action_type"])
+    except aw_actions.AWReplyError:
+        return None
 
 
 def prompt_message(text: str, image_urls: list[str]) -> Message:

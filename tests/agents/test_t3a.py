@@ -32,7 +32,12 @@ def test_t3a_plays_the_subset_text_only(results_dir: Path) -> None:
 
 
 def test_t3a_malformed_replies_are_invalid_steps(results_dir: Path) -> None:
-    log = run_malformed("t3a", MALFORMED, results_dir, wrap=WithSummaries())
+    wrap = WithSummaries()
+    log = run_malformed("t3a", MALFORMED, results_dir, wrap=wrap)
     reasons = [s.invalid_reason or "" for s in log.steps[:len(MALFORMED)]]
     assert all(r.startswith("t3a: ") for r in reasons)
     assert "index 999 is not in the element list" in reasons[3]
+    history = "\n".join(wrap.of("action")[0].texts())  # T3A's own wording of its notes
+    assert ("Step 2: Can not parse the output to a valid action. Please make sure to pick the action from "
+            "the list with the correct json format!") in history
+    assert "Step 7: Some error happened executing the action input_text" in history
