@@ -116,3 +116,12 @@ def test_labels_grid_and_swipe_distances_follow_appagent() -> None:
     assert text.text == "你好 (world)"
     assert codec.read("Observation: o\nThought: t\nAction: FINISH").kind == "finish"
     assert prototype("appagent").codec.name == "appagent"
+
+
+@pytest.mark.slow
+def test_appagent_at_720x1280(results_dir: Path) -> None:
+    """Labels and Chinese typing on a smaller screen (the golden scripts of scroll tasks assume the
+    1080x2400 layout)."""
+    logs = run_native("appagent", results_dir, ids=["chat_reply_mom_zh", "settings_wifi_off_en"],
+                      phone_size="720x1280")
+    assert all(log.steps for log in logs.values())

@@ -94,3 +94,11 @@ def test_os_atlas_request_follows_the_model_card(tmp_path: Path) -> None:
     agent.interpret(ModelReply(reply, TokenUsage(), 0.0, "m", "stop"), screen, observation)
     (message,) = agent.messages(observation, agent.screen(observation))
     assert message["content"][2]["text"].endswith("History: \nStep 1: Open the network page.\n")
+
+
+@pytest.mark.slow
+def test_os_atlas_at_720x1280(results_dir: Path) -> None:
+    """The 0-1000 frame on a smaller screen: the same replies land on the same elements."""
+    logs = run_native("os-atlas", results_dir, ids=["chat_reply_mom_zh", "settings_wifi_off_en"],
+                      phone_size="720x1280")
+    assert all(log.steps for log in logs.values())
