@@ -12,6 +12,9 @@ Note / Call_API / Interact (no effect on the phone in the authors' handler: a no
 0.1 s wait), and
 finish(message=...).
 
+The English prompt lists fewer actions (Tap, Type, Swipe, Long Press, Launch, Back, finish) than the
+Chinese one; replies with the others are read the same way for either language.
+
 Frame: relative 0-999 ("坐标系统从左上角 (0,0) 开始到右下角（999,999)结束"), divided by 1000 as
 `handler._convert_relative_to_absolute` does. The screenshot goes as the phone's PNG; the authors' vLLM
 command sets `--mm_processor_kwargs {"max_pixels":5000000}`, which relative coordinates do not depend on.

@@ -69,11 +69,7 @@ class UITarsCodec(NativeCodec):
         {"tap", "long_press", "type", "scroll", "swipe", "open_app", "key", "wait", "finish"})
     type_submits = True
 
-    def __init__(self, version: str = "1.5") -> None:
-        self.version = version
-        if version != "1.5":  # 1.0's mobile action space: no scroll, open_app or submitting type
-            self.verbs = frozenset({"tap", "long_press", "type", "swipe", "key", "wait", "finish"})
-            self.type_submits = False
+    version = "1.5"
 
     def decode(self, text: str) -> DecodedReply:
         from ui_tars.action_parser import parse_action_to_structure_output
@@ -196,6 +192,15 @@ MOBILE_PROMPT_V1 = (
 )
 
 
+class UITarsV1Codec(UITarsCodec):
+    """UI-TARS 1.0: box tokens, 0-1000, and its mobile action space (no scroll, open_app or submitting
+    type: scroll(start_box, end_box) is the swipe)."""
+
+    version = "1.0"
+    verbs = frozenset({"tap", "long_press", "type", "swipe", "key", "wait", "finish"})
+    type_submits = False
+
+
 def mobile_prompt(version: str, language: str, instruction: str) -> str:
     """The authors' mobile prompt: MOBILE_USE_DOUBAO for 1.5; for 1.0 the README_v1 template, whose
     fixed "Use English" says Chinese for Chinese tasks (what 1.5's {language} does)."""
@@ -222,7 +227,7 @@ class UITarsAgent(NativeAgent):
         if self.version not in ("1.5", "1.0", "1"):
             raise ConfigError(f"version must be 1.5 or 1.0, not {version!r}")
         self.version = "1.0" if self.version == "1" else self.version
-        self.codec = UITarsCodec(self.version)
+        self.codec = UITarsCodec() if self.version == "1.5" else UITarsV1Codec()
         self.frame_spec = (FrameSpec.absolute(SmartResize(min_pixels=int(min_pixels),
                                                           max_pixels=int(max_pixels)))
                            if self.version == "1.5" else FrameSpec.relative(1000))

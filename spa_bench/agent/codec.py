@@ -15,7 +15,7 @@ import ast
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from spa_bench.actions import Action, Scroll
 from spa_bench.agent.frames import Frame
@@ -57,9 +57,9 @@ class NativeCodec(ABC):
     name: str
     verbs: frozenset[Verb]
     # whether `type` can submit (UI-TARS: a trailing "\n"); else the scripted model sends enter separately
-    type_submits: bool = False
+    type_submits: ClassVar[bool] = False
     # whether `type` replaces the field's text (AutoGLM's handler clears it first)
-    type_clears: bool = False
+    type_clears: ClassVar[bool] = False
 
     @abstractmethod
     def decode(self, text: str) -> DecodedReply:

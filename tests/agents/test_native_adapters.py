@@ -3,6 +3,7 @@ malformed replies (recorded invalid steps, never a crash)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,9 @@ def test_adapter_plays_the_subset_natively(agent: str, results_dir: Path) -> Non
     # apps open by name where the format can say so, else from the home screen's icon
     assert ("open_app" in kinds) == ("open_app" in prototype(agent, args).codec.verbs)
     assert kinds & {"scroll", "swipe"}
+    for log in logs.values():  # the shared model client counted every call, its tokens and time
+        assert log.usage.calls == len(log.steps) and log.usage.prompt_tokens == 1000 * len(log.steps)
+        assert all(s.timings.model_s is not None and s.timings.model_s > 0 for s in log.steps)
     keys = {s.action.key for log in logs.values() for s in log.steps if s.action and s.action.type == "key"}
     assert {"back", "home"} <= keys
     typed = [s.action.text for s in logs["chat_reply_mom_zh"].steps if s.action and s.action.type == "type"]
@@ -115,3 +119,60 @@ def test_absolute_frames_at_720x1280(agent: str, results_dir: Path) -> None:
 def test_ui_tars_version_1_answers_on_0_to_1000(results_dir: Path) -> None:
     run_native("ui-tars", results_dir, args={"version": "1.0"}, ids=["chat_reply_mom_zh"])
     assert prototype("ui-tars", {"version": "1.0"}).frame_spec.describe() == "relative 0-1000"
+
+
+@pytest.mark.parametrize("agent", ["ui-tars", "autoglm", "qwen-vl", "gui-owl", "cogagent"])
+def test_the_command_of_the_issue_is_all_it_takes(agent: str, results_dir: Path,
+                                                   capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`spa-bench run --agent ui-tars --agent-arg base_url=... --agent-arg model=...` against a local
+    OpenAI-compatible server, nothing else (no key: the environment has none)."""
+    from cli_helpers import run_cli
+
+    from spa_bench.tasks.repository import TaskRepository, default_tasks_root
+    from spa_bench.testing.native_model import NativeScriptedModel
+    from spa_bench.testing.openai_server import ScriptedOpenAIServer
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    made = prototype(agent)
+    task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
+    model = NativeScriptedModel(made.codec, made.frame_spec, [task], results_dir)
+    with ScriptedOpenAIServer(when_empty=model) as server:
+        result = run_cli(capsys, "run", "--task", task.id, "--phones", "1", "--out", str(results_dir),
+                         "--agent", agent, "--agent-arg", f"base_url={server.base_url}",
+                         "--agent-arg", f"model={made.info.models[0]}")
+        served = {r.body["model"] for r in server.chat_requests()}
+    assert result.code == 0, result.err
+    assert not model.errors and served == {made.info.models[0]}
+    (run_dir,) = [p for p in results_dir.iterdir() if p.is_dir()]
+    episode = json.loads(next(run_dir.glob("episodes/*/episode.json")).read_text(encoding="utf-8"))
+    assert episode["termination"] == "done"
+    assert [v["success"] for v in episode["verdicts"] if v["evaluator"] == "state"] == [True]
+
+
+@pytest.mark.parametrize(("agent", "args"), [
+    ("ui-tars", {}), ("autoglm", {"date": "2026-01-15"}), ("qwen-vl", {"version": "3"}), ("gui-owl", {}),
+    ("cogagent", {})])
+def test_native_requests_replay_from_the_model_cache(agent: str, args: dict[str, str], results_dir: Path,
+                                                     tmp_path: Path) -> None:
+    """An adapter's requests are the same on a rerun (frozen phone clock; AutoGLM's date given), so a
+    replay-only rerun with --model-cache needs no server and repeats every action."""
+    from spa_bench.runner.config import AgentConfig, RunConfig
+    from spa_bench.runner.run import run_benchmark
+    from spa_bench.tasks.repository import TaskFilter, TaskRepository, default_tasks_root
+    from spa_bench.testing.native_model import NativeScriptedModel
+    from spa_bench.testing.openai_server import ScriptedOpenAIServer
+
+    made = prototype(agent, args)
+    task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
+    model = NativeScriptedModel(made.codec, made.frame_spec, [task], results_dir)
+    with ScriptedOpenAIServer(when_empty=model) as server:
+        config = RunConfig(filter=TaskFilter(ids=[task.id]), phones=1, out=results_dir,
+                           phone_clock="2026-01-15T09:30:00", model_cache=tmp_path / "cache",
+                           agents=[AgentConfig(agent=agent, args={
+                               "base_url": server.base_url, "model": "m", "api_key_env": "none", **args})])
+        (first,) = run_benchmark(config).logs
+        sent = len(server.chat_requests())
+    (offline,) = run_benchmark(config.model_copy(update={"model_cache_replay": True})).logs
+    assert first.termination == offline.termination == "done" and sent == len(first.steps)
+    assert [s.action for s in offline.steps] == [s.action for s in first.steps]
