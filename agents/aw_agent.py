@@ -65,7 +65,7 @@ class AWCodec(NativeCodec):
 
     name = "androidworld"
     verbs: frozenset[Verb] = ALL_VERBS
-    type_submits: bool = True  # input_text always presses enter
+    type_submits: ClassVar[bool] = True  # input_text always presses enter
 
     def __init__(self, elements: list[AWElement] | None = None, width: int = 0, height: int = 0) -> None:
         self.elements = elements or []

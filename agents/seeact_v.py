@@ -91,7 +91,7 @@ class SeeActPlannerCodec(NativeCodec):
 
     name = "seeact-v"
     verbs: frozenset[Verb] = ALL_VERBS
-    type_submits: bool = True
+    type_submits: ClassVar[bool] = True
 
     def __init__(self, observation: Observation | None = None,
                  described: dict[str, tuple[int, int]] | None = None) -> None:
