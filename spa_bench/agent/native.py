@@ -141,7 +141,7 @@ def _screen_region(frame: Frame) -> tuple[int, int, int, int]:
 
 
 def _swipe_at(direction: Direction, x: int, y: int, frame: Frame) -> Swipe:
-    from spa_bench.report.overlay import scroll_path
+    from spa_bench.device.gesture import scroll_path
 
     left, top, right, bottom = _screen_region(frame)
     half_w, half_h = (right - left) // 2, (bottom - top) // 2
@@ -191,7 +191,7 @@ def scroll_as_swipe(direction: Direction, frame: Frame,
                     box: tuple[int, int, int, int] | None = None) -> NativeAction:
     """A scroll for formats that only swipe: the finger path Device._scroll takes for the same scroll
     (inside the element `box`, or over the middle half of the screen), in the model's frame."""
-    from spa_bench.report.overlay import scroll_path
+    from spa_bench.device.gesture import scroll_path
 
     x1, y1, x2, y2 = scroll_path(direction, box or _screen_region(frame))
     return NativeAction("swipe", point=frame.from_screen(x1, y1), end=frame.from_screen(x2, y2),

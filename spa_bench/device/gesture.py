@@ -53,14 +53,14 @@ def center(box: Box) -> Point:
     return (left + right) // 2, (top + bottom) // 2
 
 
-def scroll_path(direction: str, box: Box) -> tuple[Point, Point]:
-    """The finger's path for a scroll over `box`: three quarters of its extent through its centre.
-    A scroll shows what lies further in `direction`, so the finger moves the other way."""
+def scroll_path(direction: str, box: Box) -> tuple[int, int, int, int]:
+    """The finger's path (x1, y1, x2, y2) for a scroll over `box`: three quarters of its extent through
+    its centre. A scroll shows what lies further in `direction`, so the finger moves the other way."""
     left, top, right, bottom = box
     cx, cy = center(box)
     dx, dy = (right - left) * 3 // 8, (bottom - top) * 3 // 8
-    return {"down": ((cx, cy + dy), (cx, cy - dy)), "up": ((cx, cy - dy), (cx, cy + dy)),
-            "right": ((cx + dx, cy), (cx - dx, cy)), "left": ((cx - dx, cy), (cx + dx, cy))}[direction]
+    return {"down": (cx, cy + dy, cx, cy - dy), "up": (cx, cy - dy, cx, cy + dy),
+            "right": (cx + dx, cy, cx - dx, cy), "left": (cx - dx, cy, cx + dx, cy)}[direction]
 
 
 def target_element(action: Tap | LongPress | TypeText | Scroll,
@@ -105,7 +105,8 @@ def resolve_gesture(action: Action, elements: Sequence[UIElement], width: int, h
         if element is None and not (width and height):
             raise InvalidAction("a scroll of the whole screen needs the screen size")
         area = element.bounds if element is not None else (0, int(height * 0.25), width, int(height * 0.75))
-        return Gesture(kind="swipe", points=scroll_path(action.direction, area),
+        x1, y1, x2, y2 = scroll_path(action.direction, area)
+        return Gesture(kind="swipe", points=((x1, y1), (x2, y2)),
                        duration_ms=SCROLL_DURATION_MS, target=element.bounds if element is not None else None)
     if isinstance(action, TypeText):
         element = target_element(action, elements)

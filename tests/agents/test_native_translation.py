@@ -7,7 +7,7 @@ import pytest
 from spa_bench.actions import Finish, Key, LongPress, OpenApp, Scroll, Swipe, Tap, TypeText, Wait
 from spa_bench.agent.frames import FrameSpec, SmartResize
 from spa_bench.agent.native import NativeAction, NativeActionError, from_action, scroll_as_swipe, to_action
-from spa_bench.report.overlay import scroll_path
+from spa_bench.device.gesture import scroll_path
 
 ABSOLUTE = FrameSpec.absolute(SmartResize()).bind(1080, 2400)  # 1092 x 2408
 GRID = FrameSpec.relative(999, 1000).bind(1080, 2400)

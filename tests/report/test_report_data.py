@@ -104,8 +104,7 @@ def test_overlay_marks_follow_the_device(real_run: RealRun) -> None:
     step = StepRecord(index=0, started_at=datetime.now(), observation=obs, action=Tap(x=5, y=6))
     assert overlay(step, gestures) == {"k": "tap", "x": 5, "y": 6}
     swipe = overlay(step.model_copy(update={"action": Scroll(direction="down")}), gestures)
-    start, end = scroll_path("down", (0, 600, 1080, 1800))
-    assert (swipe["x1"], swipe["y1"], swipe["x2"], swipe["y2"]) == (*start, *end)
+    assert (swipe["x1"], swipe["y1"], swipe["x2"], swipe["y2"]) == scroll_path("down", (0, 600, 1080, 1800))
     assert swipe["y1"] > swipe["y2"]  # "down" moves the finger up
 
 
