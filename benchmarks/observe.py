@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -30,6 +31,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+# Untimed pause before each timed run, so that no run pays for the end of the one before (six adb
+# processes exiting, the phone finishing the screen change); observe + execute runs back to back.
+SETTLE_S = 0.05
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -44,7 +49,7 @@ def _free_port() -> int:
 
 
 def timed(fn: Callable[[], Any], runs: int, before: Callable[[], Any],
-          check: Callable[[Any], bool]) -> list[float]:
+          check: Callable[[Any], bool], settle_s: float = SETTLE_S) -> list[float]:
     """Milliseconds of `runs` calls of `fn` (after one warm-up), each after `before`; every result is
     checked, so that a failing call cannot pass for a fast one."""
     before()
@@ -52,6 +57,7 @@ def timed(fn: Callable[[], Any], runs: int, before: Callable[[], Any],
     times = []
     for _ in range(runs):
         before()
+        time.sleep(settle_s)
         t0 = time.perf_counter()
         result = fn()
         times.append((time.perf_counter() - t0) * 1000)
@@ -63,14 +69,17 @@ def timed(fn: Callable[[], Any], runs: int, before: Callable[[], Any],
 def timed_pair(first: tuple[Callable[[], Any], Callable[[Any], bool]],
                second: tuple[Callable[[], Any], Callable[[Any], bool]], runs: int,
                before: Callable[[], Any]) -> tuple[list[float], list[float]]:
-    """`timed` of two operations in alternation: run i of the first, then run i of the second."""
+    """`timed` of two operations taking turns, in the order first, second, second, first, ...: with a
+    `before` that toggles between two screens, each operation sees each screen equally often."""
     times: tuple[list[float], list[float]] = ([], [])
     for fn, _check in (first, second):
         before()
         fn()  # warm-up
-    for _ in range(runs):
-        for (fn, check), out in zip((first, second), times, strict=True):
+    pairs = [(first, times[0]), (second, times[1])]
+    for run in range(runs):
+        for (fn, check), out in (pairs if run % 2 == 0 else pairs[::-1]):
             before()
+            time.sleep(SETTLE_S)
             t0 = time.perf_counter()
             result = fn()
             out.append((time.perf_counter() - t0) * 1000)
@@ -112,13 +121,16 @@ def main() -> None:
         device.connect()
         device.health_check()
         info = device.info()
+        device.press_key("home")
+        settings_icon = next(e for e in device.observe().elements if e.text == "Settings").center
         flip = {"n": 0}
 
         def change_screen() -> None:
-            """Home screen and Settings in turn, so that the next frame must be rendered afresh."""
+            """Home screen and Settings in turn (its icon tapped, then the home key, as an agent does), so
+            that the next frame must be rendered afresh."""
             flip["n"] += 1
             if flip["n"] % 2:
-                device.open_app("com.android.settings")
+                device.tap(*settings_icon)
             else:
                 device.press_key("home")
 
@@ -167,13 +179,14 @@ def main() -> None:
             return obs
 
         device.press_key("home")
-        line("observe + execute (tap / home key)", timed(step, n, lambda: None, observed),
+        line("observe + execute (tap / home key)", timed(step, n, lambda: None, observed, settle_s=0.0),
              "(target p50 <= 60 ms)")
         line("screencap -p alone, via Device", timed(device.screenshot_png, n, change_screen,
                                                       lambda png: png.startswith(b"\x89PNG")))
     finally:
         pool.stop()
         subprocess.run([adb, "-P", port, "kill-server"], capture_output=True, timeout=30, check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
