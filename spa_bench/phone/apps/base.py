@@ -83,6 +83,21 @@ class AppContext(Protocol):
 
     def clear_package(self, package: str) -> None: ...
 
+    def notify(
+        self,
+        notification_id: int,
+        title: str,
+        text: str,
+        *,
+        tag: str | None = None,
+        activity: str | None = None,
+        extras: dict[str, Any] | None = None,
+        importance: int = 3,
+        channel: str = "miscellaneous",
+    ) -> None:
+        """NotificationManager.notify: post (or update) this app's notification (package, tag, id)."""
+        ...
+
 
 class Activity:
     """A screen. `build` turns the app's state and `self.record` into a view tree for `area`."""

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from spa_bench.phone.system.keyboard import ImeState
+from spa_bench.phone.system.systemui import status_bar_height
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import EditText, Frame, ScrollList, View
+from spa_bench.phone.ui.fling import fling_distance
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps import App
@@ -55,6 +57,10 @@ class InputMixin:
     frame: Callable[[], Frame]
     invalidate: Callable[[], None]
     go_home: Callable[[], None]
+    # provided by StatusBarMixin
+    shade_open: Callable[[], bool]
+    expand_shade: Callable[[str], None]
+    collapse_shade: Callable[[], None]
     _thumbs: dict[str, Image.Image]
 
     @property
@@ -99,9 +105,14 @@ class InputMixin:
             direction = (
                 ("up" if dy < 0 else "down") if abs(dy) >= abs(dx) else ("left" if dx < 0 else "right")
             )
+            if direction == "down" and not self.shade_open() and y1 < self._status_bar_bottom():
+                self.expand_shade("notifications")  # a swipe from the top edge pulls the shade down
+                return
+            # A quick flick keeps the list moving after the finger lifts (Android's fling).
+            travel = dy + (fling_distance(dy, duration_ms, self.kit.metrics.density) if dy else 0)
             path = self.frame().path_to(x1, y1)
             for view in reversed(path):
-                if isinstance(view, ScrollList) and direction in ("up", "down") and view.scroll_by(-dy):
+                if isinstance(view, ScrollList) and direction in ("up", "down") and view.scroll_by(-travel):
                     break
                 if view.on_swipe is not None and view.on_swipe(direction):
                     break
@@ -134,7 +145,11 @@ class InputMixin:
     def _key_home(self) -> None:
         self.go_home()
 
+    def _status_bar_bottom(self) -> int:
+        return status_bar_height(self.kit)
+
     def _key_recents(self) -> None:
+        self.collapse_shade()
         if self.recents_open:
             self.recents_open = False
         else:
@@ -146,6 +161,9 @@ class InputMixin:
 
     def _key_back(self) -> None:
         self.invalidate()
+        if self.shade_open():
+            self.collapse_shade()
+            return
         if self.recents_open:
             self.recents_open = False
             return

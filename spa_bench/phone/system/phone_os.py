@@ -26,6 +26,7 @@ from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties
 from spa_bench.phone.system.providers import ProviderRegistry, SettingsProvider, Value
 from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
+from spa_bench.phone.system.statusbar import StatusBarMixin
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import Metrics
 from spa_bench.phone.ui.png import encode_png
@@ -34,7 +35,7 @@ from spa_bench.phone.vfs import VirtualFS
 STATE_VERSION = 1
 
 
-class PhoneOS(ScreenMixin, InputMixin):
+class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin):
     """The OS of one virtual phone. Thread-safe: every public method holds `self.lock`."""
 
     def __init__(self, config: PhoneConfig, fs: VirtualFS, clock: PhoneClock | None = None) -> None:
@@ -52,6 +53,7 @@ class PhoneOS(ScreenMixin, InputMixin):
         self.toast_message: str | None = None
         self.toast_until = 0.0
         self.battery_level = 100
+        self._init_system_ui()
         self._init_screen_cache()
         fs.ensure_layout()
         self.settings = SettingsStore(fs.host_path(DB_PATH))
@@ -133,6 +135,7 @@ class PhoneOS(ScreenMixin, InputMixin):
     def go_home(self) -> None:
         with self.lock:
             self._leave_screen()
+            self.collapse_shade()
             self.tasks.go_home()
             launcher = self.tasks.top(LAUNCHER)
             launcher.ui.pop("drawer", None)
@@ -254,6 +257,7 @@ class PhoneOS(ScreenMixin, InputMixin):
                 "recents_open": self.recents_open,
                 "recents_scroll": self.recents_scroll,
                 "clock_offset_s": self.clock.offset.total_seconds(),
+                "system_ui": self.system_ui_state(),
             }
 
     def load_state(self, state: dict[str, object]) -> None:
@@ -276,6 +280,8 @@ class PhoneOS(ScreenMixin, InputMixin):
             if self.settings.get("system", "system_locales") is None and state.get("locale") in ("en", "zh"):
                 self.settings.put("system", "system_locales", locale_tag(parse_locale(str(state["locale"]))))
             self.toast_message = None
+            system_ui = state.get("system_ui")
+            self.load_system_ui_state(system_ui if isinstance(system_ui, dict) else {})
             self._register_providers()
             self._init_screen_cache()
             self.invalidate()

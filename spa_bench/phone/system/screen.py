@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from spa_bench.phone.system.clock import PhoneClock
     from spa_bench.phone.system.settings_store import SettingsStore
 
-FrameKey = tuple[int, str, bool]
+FrameKey = tuple[int, str, bool, bool]
 
 
 class ScreenMixin:
@@ -61,6 +61,9 @@ class ScreenMixin:
     _edit_insert: Callable[[str], None]
     _edit_delete: Callable[[], None]
     _edit_enter: Callable[[], None]
+    # provided by StatusBarMixin
+    heads_up_active: Callable[[], bool]
+    system_ui_windows: Callable[[Rect, int, str], list[Window]]
 
     @property
     def kit(self) -> Kit:
@@ -93,7 +96,8 @@ class ScreenMixin:
         return self.toast_message is not None and self.clock.monotonic() < self.toast_until
 
     def frame_key(self) -> FrameKey:
-        return self.version, self.clock.status_time(self._use_24h()), self.toast_active()
+        return (self.version, self.clock.status_time(self._use_24h()), self.toast_active(),
+                self.heads_up_active())
 
     def frame(self) -> Frame:
         """The view tree on screen now (built once per state version)."""
@@ -205,6 +209,7 @@ class ScreenMixin:
             else:
                 windows.append(Window(IME_PACKAGE, self._keyboard_view(kb_area), name="InputMethod"))
         self._keyboard_in_frame = kb_shown
+        windows.extend(self.system_ui_windows(screen, sb, self.clock.status_time(self._use_24h())))
         windows.append(
             Window(
                 SYSTEMUI,
