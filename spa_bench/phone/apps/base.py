@@ -7,7 +7,7 @@ rebuilds the exact screen and leaving and re-entering an app shows the same thin
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from spa_bench.phone.api import Locale, PackageInfo
 from spa_bench.phone.i18n import Strings
 from spa_bench.phone.ui import EditText, Kit, Rect, ScrollList, View
+from spa_bench.phone.ui.menu import MenuItem, context_menu
 
 if TYPE_CHECKING:
     from spa_bench.phone.system.clock import PhoneClock
@@ -131,7 +132,10 @@ class Activity:
         self.ctx.show_keyboard()
 
     def on_back(self) -> bool:
-        """Handle BACK inside the screen (close a dialog ...); False lets the OS pop the activity."""
+        """Handle BACK inside the screen (close a menu, a dialog ...); False lets the OS pop the activity."""
+        if self.record.ui.get("menu") is not None:
+            self.set_ui("menu", None)
+            return True
         if self.record.ui.get("dialog"):
             self.set_ui("dialog", None)
             return True
@@ -150,6 +154,18 @@ class Activity:
 
     def setter(self, key: str, value: Any) -> Callable[[], None]:
         return lambda: self.set_ui(key, value)
+
+    # -- long-press context menus -------------------------------------------------------------------
+    def open_menu(self, target: str | int) -> Callable[[], None]:
+        """A row's long-click: open the context menu for `target` (kept in the record, so it survives
+        snapshots and rebuilds)."""
+        return lambda: self.set_ui("menu", target)
+
+    def menu_target(self) -> Any:
+        return self.ui("menu")
+
+    def context_menu(self, area: Rect, anchor: Rect, items: Sequence[MenuItem]) -> View:
+        return context_menu(self.kit, area, anchor, items, lambda: self.set_ui("menu", None))
 
     def scroll_list(
         self, area: Rect, rows: list[View], key: str = "scroll", rid: str = "", padding_bottom: int = 0
