@@ -84,6 +84,10 @@ class AppContext(Protocol):
 
     def clear_package(self, package: str) -> None: ...
 
+    def set_clipboard(self, text: str) -> None:
+        """ClipboardManager.setPrimaryClip with plain text (what a "Copy" menu item does)."""
+        ...
+
     def notify(
         self,
         notification_id: int,

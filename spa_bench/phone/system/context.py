@@ -83,6 +83,9 @@ class OsAppContext:
     def clear_package(self, package: str) -> None:
         self._os.clear_package(package)
 
+    def set_clipboard(self, text: str) -> None:
+        self._os.set_clipboard(text)
+
     def notify(
         self,
         notification_id: int,

@@ -14,6 +14,7 @@ from PIL import Image
 from spa_bench.phone.system.keyboard import ImeState
 from spa_bench.phone.system.systemui import status_bar_height
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.system.textselection import TOOLBAR_ID, TextSelection
 from spa_bench.phone.ui import EditText, Frame, ScrollList, View
 from spa_bench.phone.ui.fling import fling_distance
 
@@ -61,6 +62,10 @@ class InputMixin:
     shade_open: Callable[[], bool]
     expand_shade: Callable[[str], None]
     collapse_shade: Callable[[], None]
+    # provided by TextSelectionMixin
+    text_selection: TextSelection | None
+    select_word: Callable[[EditText, int], None]
+    replace_selection: Callable[[EditText, str], bool]
     _thumbs: dict[str, Image.Image]
 
     @property
@@ -71,7 +76,10 @@ class InputMixin:
     def tap(self, x: int, y: int) -> None:
         with self.lock:
             view = self.frame().hit(x, y)
+            if view is None or view.rid != TOOLBAR_ID:
+                self.text_selection = None  # a tap anywhere but on the text toolbar ends the selection
             if view is None:
+                self.invalidate()
                 return
             if isinstance(view, EditText):
                 self._focus(view)
@@ -89,7 +97,7 @@ class InputMixin:
             if view.on_long_click is not None:
                 view.on_long_click()
             elif isinstance(view, EditText):
-                self._focus(view)
+                self.select_word(view, x)
             self.invalidate()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
@@ -164,6 +172,9 @@ class InputMixin:
         if self.shade_open():
             self.collapse_shade()
             return
+        if self.text_selection is not None:  # BACK first ends the selection's action mode
+            self.text_selection = None
+            return
         if self.recents_open:
             self.recents_open = False
             return
@@ -192,12 +203,12 @@ class InputMixin:
 
     def _edit_insert(self, text: str) -> None:
         field = self._focused_field()
-        if field is not None and text:
+        if field is not None and text and not self.replace_selection(field, text):
             field.on_change(field.value + text)
 
     def _edit_delete(self) -> None:
         field = self._focused_field()
-        if field is not None and field.value:
+        if field is not None and field.value and not self.replace_selection(field, ""):
             field.on_change(field.value[:-1])
 
     def _edit_enter(self) -> None:

@@ -28,6 +28,7 @@ from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.statusbar import StatusBarMixin
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.system.textselection import TextSelectionMixin
 from spa_bench.phone.ui import Metrics
 from spa_bench.phone.ui.png import encode_png
 from spa_bench.phone.vfs import VirtualFS
@@ -35,7 +36,7 @@ from spa_bench.phone.vfs import VirtualFS
 STATE_VERSION = 1
 
 
-class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin):
+class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
     """The OS of one virtual phone. Thread-safe: every public method holds `self.lock`."""
 
     def __init__(self, config: PhoneConfig, fs: VirtualFS, clock: PhoneClock | None = None) -> None:
@@ -54,6 +55,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin):
         self.toast_until = 0.0
         self.battery_level = 100
         self._init_system_ui()
+        self._init_text_selection()
         self._init_screen_cache()
         fs.ensure_layout()
         self.settings = SettingsStore(fs.host_path(DB_PATH))
@@ -280,6 +282,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin):
             if self.settings.get("system", "system_locales") is None and state.get("locale") in ("en", "zh"):
                 self.settings.put("system", "system_locales", locale_tag(parse_locale(str(state["locale"]))))
             self.toast_message = None
+            self.text_selection = None
             system_ui = state.get("system_ui")
             self.load_system_ui_state(system_ui if isinstance(system_ui, dict) else {})
             self._register_providers()

@@ -64,6 +64,8 @@ class ScreenMixin:
     # provided by StatusBarMixin
     heads_up_active: Callable[[], bool]
     system_ui_windows: Callable[[Rect, int, str], list[Window]]
+    # provided by TextSelectionMixin
+    decorate_selection: Callable[[View, Rect], None]
 
     @property
     def kit(self) -> Kit:
@@ -176,6 +178,7 @@ class ScreenMixin:
             kb_h = adb_keyboard_height(kit) if ime_pkg == ADB_IME_PACKAGE else keyboard_height(kit)
         area = Rect(0, sb, screen.width, screen.height - nav - kb_h)
         app_window, fullscreen, light_icons = self._app_window(self.tasks.front, area)
+        self.decorate_selection(app_window.root, area)
         windows = [app_window]
         transparent = fullscreen and not self.recents_open
         light_content = p.dark or (light_icons and not self.recents_open)

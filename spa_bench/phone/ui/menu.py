@@ -37,7 +37,7 @@ class _Outside(View):
         return found if found is not None else (self if self.bounds.contains(x, y) else None)
 
 
-class _Card(View):
+class ElevatedCard(View):
     """The menu's surface with a soft shadow (elevation 3)."""
 
     def paint(self, canvas: Canvas) -> None:
@@ -63,7 +63,7 @@ def context_menu(
     if top + height > area.bottom - kit.dp(8):
         top = max(area.top + kit.dp(8), anchor.top + kit.dp(8) - height)
     layer = _Outside(area, on_dismiss)
-    card = _Card(Rect(left, top, left + width, top + height), class_name="android.widget.ListView",
+    card = ElevatedCard(Rect(left, top, left + width, top + height), class_name="android.widget.ListView",
                  bg=p.surface_high, radius=kit.dp(4), rid="android:id/list")
     y = top + kit.dp(8)
     for item in items:
