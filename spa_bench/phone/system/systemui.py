@@ -157,6 +157,18 @@ def build_nav_bar(
     return root
 
 
+def _dismiss_sideways(remove: Callback) -> Callable[[str], bool]:
+    """A recents card flung left or right is dismissed (up and down scroll the grid)."""
+
+    def on_swipe(direction: str) -> bool:
+        if direction in ("left", "right"):
+            remove()
+            return True
+        return False
+
+    return on_swipe
+
+
 class Thumbnail(View):
     """A downscaled picture of an app's last screen inside a recents card."""
 
@@ -234,6 +246,7 @@ def build_recents(
             desc=label,
             on_click=partial(open_app, package),
         )
+        card.on_swipe = _dismiss_sideways(partial(remove_app, package))
         s = kit.dp(28)
         card.add(kit.icon_circle(Rect(left, top + kit.dp(8), left + s, top + kit.dp(8) + s), icon, hue))
         card.add(

@@ -117,13 +117,15 @@ def cmd_notification(args: list[str], ctx: CommandContext) -> int:
         ctx.out(USAGE)
         return 255
     if verb in ("post", "notify"):
-        return _post(host, args[1:], ctx)
+        _post(host, args[1:], ctx)
+        return 0  # onCommand returns 0 whatever doNotify answered (usage and errors go to stdout)
     ctx.out(f"Unknown command: {args[0]}\n")
     return 255
 
 
 def _post(host: SystemUiHost, args: list[str], ctx: CommandContext) -> int:
-    """`cmd notification post [flags] TAG TEXT`, as NotificationShellCmd.doNotify parses it."""
+    """`cmd notification post [flags] TAG TEXT`, as NotificationShellCmd.doNotify parses it (its return
+    value, -1 for a usage error, is not the exit code)."""
     title = ""
     verbose = False
     activity: tuple[str, str] | None = None

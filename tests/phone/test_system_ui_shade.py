@@ -1,0 +1,135 @@
+"""The notification shade and quick settings through the real adb server: `cmd statusbar`, a swipe from
+the top edge, tiles that change the settings `settings get` reads, and the shade as its own window."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from spa_bench.phone.api import PhoneConfig
+from spa_bench.phone.system import PhoneOS
+from spa_bench.phone.system.shade import SHADE_WINDOW
+from spa_bench.phone.vfs import VirtualFS
+
+if TYPE_CHECKING:
+    from conftest import PhoneHandle
+
+SYSTEMUI = "com.android.systemui"
+BOUNDS = re.compile(r"\[(\d+),(\d+)\]\[(\d+),(\d+)\]")
+
+
+@pytest.fixture
+def phone(running_phone: PhoneHandle) -> PhoneHandle:
+    running_phone.reset()
+    return running_phone
+
+
+def nodes(handle: PhoneHandle) -> list[dict[str, str]]:
+    xml = handle.shell("uiautomator dump /sdcard/d.xml >/dev/null && cat /sdcard/d.xml")
+    return [dict(n.attrib) for n in ET.fromstring(xml[xml.index("<?xml"):]).iter("node")]
+
+
+def tile(handle: PhoneHandle, label: str) -> dict[str, str] | None:
+    return next((n for n in nodes(handle) if n["class"] == "android.widget.Switch"
+                 and n["content-desc"] == label and n["package"] == SYSTEMUI), None)
+
+
+def tap(handle: PhoneHandle, node: dict[str, str]) -> None:
+    m = BOUNDS.fullmatch(node["bounds"])
+    assert m is not None
+    x1, y1, x2, y2 = map(int, m.groups())
+    handle.shell(f"input tap {(x1 + x2) // 2} {(y1 + y2) // 2}")
+
+
+def test_cmd_statusbar_opens_notifications_then_quick_settings(phone: PhoneHandle) -> None:
+    assert tile(phone, "Wi‑Fi") is None
+    assert phone.shell("cmd statusbar expand-notifications") == ""
+    quick = [n["content-desc"] for n in nodes(phone) if n["class"] == "android.widget.Switch"]
+    assert quick == ["Wi‑Fi", "Bluetooth", "Do Not Disturb", "Flashlight"]  # the four quick tiles
+    phone.shell("cmd statusbar expand-settings")
+    labels = [n["content-desc"] for n in nodes(phone) if n["class"] == "android.widget.Switch"]
+    assert labels == ["Wi‑Fi", "Bluetooth", "Do Not Disturb", "Flashlight", "Auto-rotate", "Airplane mode"]
+    assert any(n["resource-id"] == f"{SYSTEMUI}:id/brightness_slider" for n in nodes(phone))
+    phone.shell("cmd statusbar collapse")
+    assert tile(phone, "Wi‑Fi") is None
+
+
+def test_cmd_statusbar_help_and_unknown_verb(phone: PhoneHandle) -> None:
+    assert "expand-notifications" in phone.shell("cmd statusbar help")
+    proc = phone.adb.run("shell", "cmd statusbar frobnicate", serial=phone.serial, check=False)
+    assert proc.returncode == 255 and b"Unknown command: frobnicate" in proc.stderr + proc.stdout
+
+
+def test_tiles_change_the_real_settings(phone: PhoneHandle) -> None:
+    phone.shell("settings put global zen_mode 0")
+    phone.shell("cmd statusbar expand-settings")
+    dnd = tile(phone, "Do Not Disturb")
+    assert dnd is not None and dnd["checked"] == "false" and dnd["text"] == "Off"
+    tap(phone, dnd)
+    assert phone.shell("settings get global zen_mode").strip() == "1"
+    dnd = tile(phone, "Do Not Disturb")
+    assert dnd is not None and dnd["checked"] == "true" and dnd["text"] == "On"
+    for label, read in (("Flashlight", "settings get secure flashlight_enabled"),
+                        ("Auto-rotate", "settings get system accelerometer_rotation")):
+        node = tile(phone, label)
+        assert node is not None
+        tap(phone, node)
+        assert phone.shell(read).strip() == "1", label
+    tap(phone, tile(phone, "Do Not Disturb") or {})
+    assert phone.shell("settings get global zen_mode").strip() == "0"
+
+
+def test_airplane_tile_turns_the_radios_off(phone: PhoneHandle) -> None:
+    phone.shell("settings put global wifi_on 1; settings put global bluetooth_on 1")
+    phone.shell("cmd statusbar expand-settings")
+    tap(phone, tile(phone, "Airplane mode") or {})
+    got = [phone.shell(f"settings get global {k}").strip() for k in ("airplane_mode_on", "wifi_on",
+                                                                      "bluetooth_on")]
+    assert got == ["1", "0", "0"]
+    wifi = tile(phone, "Wi‑Fi")
+    assert wifi is not None and wifi["checked"] == "false"
+
+
+def test_swipe_from_the_top_edge_and_back(phone: PhoneHandle) -> None:
+    phone.shell("input swipe 540 1500 540 2000 300")  # not from the edge: no shade
+    assert tile(phone, "Wi‑Fi") is None
+    phone.shell("input swipe 540 10 540 1200 300")
+    assert tile(phone, "Wi‑Fi") is not None and tile(phone, "Auto-rotate") is None
+    phone.shell("input swipe 540 600 540 1600 300")  # again: quick settings expand
+    assert tile(phone, "Auto-rotate") is not None
+    phone.shell("input swipe 540 1600 540 400 300")  # up: one level back
+    assert tile(phone, "Auto-rotate") is None and tile(phone, "Wi‑Fi") is not None
+    phone.shell("input keyevent 4")
+    assert tile(phone, "Wi‑Fi") is None
+
+
+def test_the_shade_is_its_own_window_above_the_app(tmp_path: Path) -> None:
+    """A separate SystemUI window named as WindowManager names it, stacked above the app and the status
+    bar and below the navigation bar, which stays usable (HOME closes the shade)."""
+    phone = PhoneOS(PhoneConfig(), VirtualFS(tmp_path / "fs"))
+    phone.start_activity("com.android.settings")
+    phone.expand_shade("notifications")
+    names = [w.name for w in phone.frame().windows]
+    assert names.index(SHADE_WINDOW) > names.index("StatusBar") and names[-1] == "NavigationBar"
+    shade = phone.frame().windows[names.index(SHADE_WINDOW)]
+    assert shade.package == SYSTEMUI and shade.root.bounds == phone.metrics.screen
+    assert phone.shade_open()
+    phone.press_key(3)
+    assert not phone.shade_open() and phone.current_focus()[0] == "com.google.android.apps.nexuslauncher"
+
+
+def test_shade_state_survives_a_snapshot(tmp_path: Path) -> None:
+    phone = PhoneOS(PhoneConfig(locale="zh"), VirtualFS(tmp_path / "fs"))
+    phone.expand_shade("settings")
+    phone.post_notification("com.android.messaging", 3, None, "张伟", "晚上见")
+    state = phone.save_state()
+    fresh = PhoneOS(PhoneConfig(locale="zh"), VirtualFS(tmp_path / "fs"))
+    fresh.load_state(state)
+    assert fresh.shade == "settings"
+    assert [n.title for n in fresh.notification_list()] == ["张伟"]
+    assert fresh.frame().find(desc="自动旋转") is not None  # the tiles in Chinese
+    assert fresh.frame().find(text="全部清除") is not None
