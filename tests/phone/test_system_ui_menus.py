@@ -122,7 +122,8 @@ def test_contacts_menu_favourite_copy_delete(tmp_path: Path) -> None:
     assert phone.get_clipboard() == "+1 650-555-0102"
     long_press(phone, find(phone, text="Bob Li"))
     choose(phone, "删除")
-    assert query(phone, CONTACTS_DB, "SELECT count(*) FROM raw_contacts WHERE display_name = 'Bob Li'") == [(0,)]
+    remaining = "SELECT count(*) FROM raw_contacts WHERE display_name = 'Bob Li'"
+    assert query(phone, CONTACTS_DB, remaining) == [(0,)]
 
 
 # -- recents ----------------------------------------------------------------------------------------------

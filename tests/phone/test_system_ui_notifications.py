@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 MESSAGES = "com.android.messaging"
 CONVERSATION = "com.android.messaging.ui.conversation.ConversationActivity"
-# NotificationRecord.toString(): "NotificationRecord(0x%08x: pkg=%s user=%s id=%d tag=%s importance=%d key=%s: %s)"
+# NotificationRecord.toString():
+#   "NotificationRecord(0x%08x: pkg=%s user=%s id=%d tag=%s importance=%d key=%s: %s)"
 RECORD = re.compile(r"^    NotificationRecord\(0x[0-9a-f]{8}: pkg=(\S+) user=UserHandle\{0\} id=(-?\d+) "
                     r"tag=(\S+) importance=(\d) key=(0\|\S+\|-?\d+\|\S+\|\d+): (Notification\(.*\))\)$")
 NOTIFICATION = re.compile(r"^Notification\(channel=\S+ shortcut=\S+ contentView=\S+ vibrate=\S+ sound=\S+ "
@@ -52,7 +53,8 @@ def test_cmd_notification_post_and_dumpsys(phone: PhoneHandle) -> None:
     assert "      key=0|com.android.shell|1138|ci_tag|2000" in dump
     assert "                android.text=String [length=20]" in dump  # redacted by default
     full = phone.shell("dumpsys notification --noredact")
-    assert "android.title=String (Build done)" in full and "android.text=String (All 42 checks passed)" in full
+    assert "android.title=String (Build done)" in full
+    assert "android.text=String (All 42 checks passed)" in full
     assert "ci_tag" not in phone.shell("dumpsys notification p com.android.messaging")
 
 
