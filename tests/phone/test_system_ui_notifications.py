@@ -89,6 +89,8 @@ def test_incoming_sms_heads_up_then_opens_the_conversation(os_phone: PhoneOS) ->
     heads_up = os_phone.frame().windows[names.index(HEADS_UP_WINDOW)].root
     texts = [v.text for v in heads_up.walk() if v.text]
     assert "Alice Chen" in texts and "Running 10 min late" in texts and "Messages" in texts
+    icons = os_phone.frame().find(rid="com.android.systemui:id/notification_icon_area")
+    assert icons is not None and [v.desc for v in icons.children] == ["Messages notification: Alice Chen"]
     (n,) = os_phone.notification_list()
     assert n.importance == 4 and n.package == MESSAGES and n.id == thread
     os_phone.tap(*heads_up.bounds.center)

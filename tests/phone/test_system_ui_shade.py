@@ -79,7 +79,10 @@ def test_tiles_change_the_real_settings(phone: PhoneHandle) -> None:
         assert node is not None
         tap(phone, node)
         assert phone.shell(read).strip() == "1", label
-    tap(phone, tile(phone, "Do Not Disturb") or {})
+    phone.shell("cmd statusbar collapse")
+    windows = phone.shell("uiautomator dump --windows /sdcard/w.xml >/dev/null; cat /sdcard/w.xml")
+    assert 'content-desc="Do Not Disturb."' in windows  # the status bar's icon
+    phone.shell("cmd statusbar click-tile dnd")
     assert phone.shell("settings get global zen_mode").strip() == "0"
 
 

@@ -64,6 +64,7 @@ class ScreenMixin:
     # provided by StatusBarMixin
     heads_up_active: Callable[[], bool]
     system_ui_windows: Callable[[Rect, int, str], list[Window]]
+    status_bar_icons: Callable[[], list[tuple[str, str]]]
     # provided by TextSelectionMixin
     decorate_selection: Callable[[View, Rect], None]
 
@@ -196,6 +197,8 @@ class ScreenMixin:
                     bluetooth=self.settings.get("global", "bluetooth_on") == "1",
                     battery=self.battery_level,
                     show_percent=self.settings.get("system", "status_bar_show_battery_percent") == "1",
+                    dnd=self.settings.get("global", "zen_mode") not in (None, "", "0"),
+                    notifications=self.status_bar_icons(),
                     light_content=light_content,
                     locale=self.locale,
                     bg=None

@@ -31,6 +31,7 @@ from spa_bench.phone.system.shade import (
     shade_date,
     tile,
 )
+from spa_bench.phone.system.systemui import STRINGS as SYSTEMUI_STRINGS
 from spa_bench.phone.system.systemui import SYSTEMUI
 from spa_bench.phone.system.tasks import TaskManager
 from spa_bench.phone.ui import Rect, Window
@@ -263,6 +264,16 @@ class StatusBarMixin:
 
         row.on_swipe = swipe_away
         return [Window(SYSTEMUI, row, name=HEADS_UP_WINDOW)]
+
+    def status_bar_icons(self) -> list[tuple[str, str]]:
+        """(icon, content description) of each posted notification, newest first, for the status bar."""
+        out = []
+        for n in self.notifications.posted:
+            app = self.apps.get(n.package)
+            label = n.app_label or n.package
+            out.append((app.icon if app else "bell",
+                        SYSTEMUI_STRINGS.get(self.locale, "notification", app=label, title=n.title)))
+        return out
 
     def _set_brightness(self, value: int) -> None:
         self.settings_put("system", "screen_brightness", str(value))
