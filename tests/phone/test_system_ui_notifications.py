@@ -112,6 +112,12 @@ def test_heads_up_times_out_but_stays_in_the_shade(tmp_path: Path) -> None:
     assert phone.frame().find(text="Bob Li") is not None
 
 
+def test_do_not_disturb_hides_the_heads_up_not_the_notification(os_phone: PhoneOS) -> None:
+    os_phone.settings_put("global", "zen_mode", "1")
+    os_phone.post_notification(MESSAGES, 1, None, "Bob Li", "ok", importance=4)
+    assert not os_phone.heads_up_active() and len(os_phone.notification_list()) == 1
+
+
 def test_dismiss_by_swipe_and_clear_all(os_phone: PhoneOS) -> None:
     for i, title in enumerate(("First", "Second", "Third")):
         os_phone.post_notification(MESSAGES, i, None, title, "body")

@@ -70,11 +70,12 @@ class NotificationCenter:
         self.heads_up_key: str | None = None
         self.heads_up_until = 0.0
 
-    def post(self, n: Notification, now: float) -> None:
-        """Post or update; a high-importance notification pops up as a heads-up for 5 s."""
+    def post(self, n: Notification, now: float, peek: bool = True) -> None:
+        """Post or update; a high-importance notification pops up as a heads-up for 5 s unless `peek` is
+        off (Do Not Disturb hides heads-ups: its default policy suppresses the "peek" visual effect)."""
         self.posted = [p for p in self.posted if p.key != n.key]
         self.posted.insert(0, n)
-        if n.importance >= IMPORTANCE_HIGH:
+        if n.importance >= IMPORTANCE_HIGH and peek:
             self.heads_up_key = n.key
             self.heads_up_until = now + HEADS_UP_SECONDS
 

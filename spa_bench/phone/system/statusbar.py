@@ -178,7 +178,8 @@ class StatusBarMixin:
             n = Notification(package, notification_id, tag, title, text, self._now_ms(), channel, importance,
                              flags, app_label=label, target_activity=activity, target_package=target_package,
                              target_extras=dict(extras or {}))
-            self.notifications.post(n, self.clock.monotonic())
+            dnd = self.settings.get("global", "zen_mode") not in (None, "", "0")
+            self.notifications.post(n, self.clock.monotonic(), peek=not dnd)
             self.invalidate()
             return n
 
