@@ -125,6 +125,17 @@ def test_the_shade_is_its_own_window_above_the_app(tmp_path: Path) -> None:
     assert not phone.shade_open() and phone.current_focus()[0] == "com.google.android.apps.nexuslauncher"
 
 
+def test_long_press_on_a_tile_opens_its_settings_page(tmp_path: Path) -> None:
+    phone = PhoneOS(PhoneConfig(), VirtualFS(tmp_path / "fs"))
+    phone.expand_shade("notifications")
+    bt = phone.frame().find(desc="Bluetooth")
+    assert bt is not None and bt.long_clickable
+    phone.long_press(*bt.bounds.center)
+    assert phone.current_focus() == ("com.android.settings",
+                                     "com.android.settings.Settings$ConnectedDeviceDashboardActivity")
+    assert not phone.shade_open() and phone.settings_get("global", "bluetooth_on") == "0"
+
+
 def test_shade_state_survives_a_snapshot(tmp_path: Path) -> None:
     phone = PhoneOS(PhoneConfig(locale="zh"), VirtualFS(tmp_path / "fs"))
     phone.expand_shade("settings")

@@ -78,16 +78,21 @@ class Tile:
     key: str
     on: str = "1"
     off: str = "0"
+    settings_page: str | None = None  # what a long press on the tile opens (QSTile.getLongClickIntent)
 
 
+_S = "com.android.settings.Settings$"
 # Pixel's default order; the first four are the "quick quick settings" of the collapsed shade.
 TILES: tuple[Tile, ...] = (
-    Tile("wifi", "wifi", "wifi", "global", "wifi_on"),
-    Tile("bt", "bt", "bluetooth", "global", "bluetooth_on"),
-    Tile("dnd", "dnd", "dnd", "global", "zen_mode"),
+    Tile("wifi", "wifi", "wifi", "global", "wifi_on", settings_page=_S + "NetworkDashboardActivity"),
+    Tile("bt", "bt", "bluetooth", "global", "bluetooth_on",
+         settings_page=_S + "ConnectedDeviceDashboardActivity"),
+    Tile("dnd", "dnd", "dnd", "global", "zen_mode", settings_page=_S + "SoundSettingsActivity"),
     Tile("flashlight", "flashlight", "flashlight", "secure", "flashlight_enabled"),
-    Tile("rotation", "rotation", "rotate", "system", "accelerometer_rotation"),
-    Tile("airplane", "airplane", "airplane", "global", "airplane_mode_on"),
+    Tile("rotation", "rotation", "rotate", "system", "accelerometer_rotation",
+         settings_page=_S + "DisplaySettingsActivity"),
+    Tile("airplane", "airplane", "airplane", "global", "airplane_mode_on",
+         settings_page=_S + "NetworkDashboardActivity"),
 )
 QUICK_TILES = 4
 
@@ -114,6 +119,7 @@ class ShadeEntry:
 @dataclass(frozen=True)
 class ShadeActions:
     toggle: Callable[[str], None]
+    open_tile_settings: Callable[[str], None]
     open_entry: Callable[[str], None]
     dismiss_entry: Callable[[str], None]
     clear_all: Callable[[], None]
@@ -184,8 +190,12 @@ def build_shade(
     for i, t in enumerate(shown):
         left = pad + (i % 2) * (tile_w + gap)
         top = y + (i // 2) * (tile_h + gap)
-        page.add(_tile_view(kit, Rect(left, top, left + tile_w, top + tile_h), locale, t,
-                            values.get(t.spec, False), partial(actions.toggle, t.spec)))
+        view = _tile_view(kit, Rect(left, top, left + tile_w, top + tile_h), locale, t,
+                          values.get(t.spec, False), partial(actions.toggle, t.spec))
+        if t.settings_page is not None:
+            view.on_long_click = partial(actions.open_tile_settings, t.spec)
+            view.long_clickable = True
+        page.add(view)
     rows = (len(shown) + 1) // 2
     y += rows * (tile_h + gap)
     page.bounds = Rect(pad, page.bounds.top, screen.right - pad, y - gap)

@@ -243,7 +243,8 @@ class StatusBarMixin:
                 brightness=int(self.settings.get("system", "screen_brightness") or 102),
                 entries=[self._entry(n) for n in self.notifications.posted], scroll=self.shade_scroll,
                 actions=ShadeActions(
-                    toggle=self.toggle_tile, open_entry=self.open_notification,
+                    toggle=self.toggle_tile, open_tile_settings=self._open_tile_settings,
+                    open_entry=self.open_notification,
                     dismiss_entry=self.cancel_notification, clear_all=self.clear_notifications,
                     swipe=self._shade_swipe, set_brightness=self._set_brightness,
                     open_settings=self._shade_open_settings, scroll=self._set_shade_scroll,
@@ -275,6 +276,12 @@ class StatusBarMixin:
             out.append((app.icon if app else "bell",
                         SYSTEMUI_STRINGS.get(self.locale, "notification", app=label, title=n.title)))
         return out
+
+    def _open_tile_settings(self, spec: str) -> None:
+        page = tile(spec).settings_page
+        if page is not None:
+            self.shade = "closed"
+            self.open_activity("com.android.settings", page, {})
 
     def _set_brightness(self, value: int) -> None:
         self.settings_put("system", "screen_brightness", str(value))
