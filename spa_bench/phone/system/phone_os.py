@@ -44,7 +44,8 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
         self.fs = fs
         self.lock = threading.RLock()
         self.metrics = Metrics(config.width, config.height, config.density)
-        self.clock = clock or PhoneClock()
+        frozen = config.frozen_clock
+        self.clock = clock or (PhoneClock.frozen(frozen) if frozen else PhoneClock())
         self.version = 0
         self.tasks = TaskManager()
         self.ime = ImeState()
