@@ -147,3 +147,68 @@ def test_shade_state_survives_a_snapshot(tmp_path: Path) -> None:
     assert [n.title for n in fresh.notification_list()] == ["张伟"]
     assert fresh.frame().find(desc="自动旋转") is not None  # the tiles in Chinese
     assert fresh.frame().find(text="全部清除") is not None
+
+
+# -- against real SystemUI dumps ------------------------------------------------------------------------
+CAPTURES = (Path(__file__).resolve().parents[3] / "shared" / "reference" / "android-captures"
+            / "uiautomator_dump")
+REAL_SHADES = ("systemui_notification_shade_pt_480x888.xml", "systemui_shade_nothing_en_1080x2412.xml",
+               "systemui_quick_settings_zh_320x439.xml")
+
+
+def parse(xml: str) -> ET.Element:
+    return ET.fromstring(xml[xml.index("<?xml"):].encode("utf-8"))
+
+
+@pytest.fixture(scope="module")
+def real_shades() -> dict[str, ET.Element]:
+    if not CAPTURES.is_dir():
+        pytest.skip(f"reference captures not found at {CAPTURES}: the SystemUI comparisons did not run")
+    return {name: parse((CAPTURES / name).read_text(encoding="utf-8")) for name in REAL_SHADES}
+
+
+def our_shade(tmp_path: Path, locale: str, state: str) -> ET.Element:
+    phone = PhoneOS(PhoneConfig(locale=locale), VirtualFS(tmp_path / locale / state))  # type: ignore[arg-type]
+    phone.post_notification("com.android.messaging", 1, None, "Alice Chen", "See you at 6")
+    phone.expand_shade(state)  # type: ignore[arg-type]
+    return parse(phone.dump_hierarchy())
+
+
+def tiles(root: ET.Element) -> list[ET.Element]:
+    return [n for n in root.iter("node") if n.get("class") == "android.widget.Switch"
+            and n.get("package") == SYSTEMUI]
+
+
+def test_tiles_are_exposed_as_systemui_exposes_them(real_shades: dict[str, ET.Element],
+                                                    tmp_path: Path) -> None:
+    """QSTileViewImpl's node: a checkable, clickable Switch named by the tile label, its state as text
+    (开启/关闭 in Chinese), holding tile_label (the label) and app_label (the secondary label)."""
+    real = tiles(real_shades["systemui_quick_settings_zh_320x439.xml"])
+    ours = tiles(our_shade(tmp_path, "zh", "settings"))
+    assert real and len(ours) == 6
+    for group in (real, ours):
+        for n in group:
+            assert (n.get("checkable"), n.get("clickable")) == ("true", "true")
+            assert n.get("text") == ("开启" if n.get("checked") == "true" else "关闭")
+            ids = {c.get("resource-id"): c.get("text") for c in n.iter("node")}
+            label = ids.get(f"{SYSTEMUI}:id/tile_label")
+            assert label and (n.get("content-desc") or "").startswith(label.rstrip("。"))
+            assert f"{SYSTEMUI}:id/app_label" in ids
+
+
+def test_shade_containers_and_rows_use_systemuis_ids(real_shades: dict[str, ET.Element],
+                                                     tmp_path: Path) -> None:
+    def ids(root: ET.Element) -> dict[str, str]:
+        return {n.get("resource-id", ""): n.get("class", "") for n in root.iter("node")}
+
+    real: dict[str, str] = {}
+    for root in real_shades.values():
+        real.update(ids(root))
+    ours = ids(our_shade(tmp_path, "en", "notifications"))
+    for rid in ("notification_panel", "qs_frame", "notification_stack_scroller", "expandableNotificationRow",
+                "tile_label", "app_label"):
+        full = f"{SYSTEMUI}:id/{rid}"
+        assert full in real and ours.get(full) == real[full], rid  # same id, same widget class
+    row_ids = {"android:id/icon", "android:id/app_name_text", "android:id/time", "android:id/title",
+               "android:id/text"}
+    assert row_ids <= set(real) and row_ids <= set(ours)
