@@ -68,6 +68,22 @@ def test_cmd_notification_usage_and_errors(phone: PhoneHandle) -> None:
     assert "Notification List" not in phone.shell("dumpsys notification")
 
 
+def test_listener_and_dnd_grants_are_the_secure_settings(phone: PhoneHandle) -> None:
+    comp = "com.example.agent/.NotificationWatcher"
+    assert phone.shell(f"cmd notification allow_listener {comp}") == ""
+    assert phone.shell("settings get secure enabled_notification_listeners").strip() == comp
+    phone.shell("cmd notification allow_dnd com.example.agent")
+    assert phone.shell("settings get secure enabled_notification_policy_access_packages").strip() == \
+        "com.example.agent"
+    phone.shell(f"cmd notification disallow_listener {comp}")
+    assert phone.shell("settings get secure enabled_notification_listeners").strip() == ""
+    refused = phone.adb.run("shell", "cmd notification allow_listener nocomponent", serial=phone.serial,
+                            check=False)
+    assert refused.returncode == 255 and b"Invalid listener - must be a ComponentName" in refused.stdout
+    phone.shell("cmd notification allow_assistant com.example/.Assist")
+    assert phone.shell("cmd notification get_approved_assistant").strip() == "com.example/.Assist"
+
+
 def test_posted_notification_is_in_the_shade_and_opens_its_intent(phone: PhoneHandle) -> None:
     phone.shell("cmd notification post -c activity -n com.android.settings/.Settings tag1 'Tap me'")
     phone.shell("cmd statusbar expand-notifications")

@@ -116,11 +116,46 @@ def cmd_notification(args: list[str], ctx: CommandContext) -> int:
     if verb in (None, "help", "_h"):
         ctx.out(USAGE)
         return 255
+    if verb == "get_approved_assistant":
+        ctx.out((ctx.system.settings_get("secure", "enabled_notification_assistant") or "null") + "\n")
+        return 0
     if verb in ("post", "notify"):
         _post(host, args[1:], ctx)
         return 0  # onCommand returns 0 whatever doNotify answered (usage and errors go to stdout)
+    if verb in _ACCESS:
+        return _access(verb, args[1:], ctx)
     ctx.out(f"Unknown command: {args[0]}\n")
     return 255
+
+
+# The grants NotificationManagerService keeps in secure settings (ManagedServices / ZenModeHelper keys):
+# verb -> (setting, added or removed, what the argument must be).
+_ACCESS = {
+    "allow_listener": ("enabled_notification_listeners", True, "listener"),
+    "disallow_listener": ("enabled_notification_listeners", False, "listener"),
+    "allow_assistant": ("enabled_notification_assistant", True, "assistant"),
+    "disallow_assistant": ("enabled_notification_assistant", False, "assistant"),
+    "remove_assistant": ("enabled_notification_assistant", False, "assistant"),
+    "allow_dnd": ("enabled_notification_policy_access_packages", True, ""),
+    "disallow_dnd": ("enabled_notification_policy_access_packages", False, ""),
+}
+
+
+def _access(verb: str, args: list[str], ctx: CommandContext) -> int:
+    """allow_/disallow_ listener, assistant or dnd: the colon-separated grant lists `settings get` shows."""
+    if not args:
+        ctx.out("Error occurred. Check logcat for details. Argument expected after \"" + verb + "\"\n")
+        return 0
+    key, add, kind = _ACCESS[verb]
+    value = args[0]
+    if kind and "/" not in value:
+        ctx.out(f"Invalid {kind} - must be a ComponentName\n")
+        return 255
+    current = [v for v in (ctx.system.settings_get("secure", key) or "").split(":") if v and v != value]
+    if add:
+        current = [value] if kind == "assistant" else [*current, value]  # one assistant at a time
+    ctx.system.settings_put("secure", key, ":".join(current))
+    return 0
 
 
 def _post(host: SystemUiHost, args: list[str], ctx: CommandContext) -> int:
