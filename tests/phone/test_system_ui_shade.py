@@ -110,6 +110,20 @@ def test_swipe_from_the_top_edge_and_back(phone: PhoneHandle) -> None:
     assert tile(phone, "Wi‑Fi") is None
 
 
+def test_uiautomator2_opens_the_shade_and_quick_settings(phone: PhoneHandle) -> None:
+    import uiautomator2 as u2
+
+    d = u2.connect(phone.device())
+    d.open_notification()
+    assert d(description="Do Not Disturb", className="android.widget.Switch").exists
+    assert not d(description="Auto-rotate").exists
+    d.press("back")
+    d.open_quick_settings()
+    assert d(description="Auto-rotate", className="android.widget.Switch").exists
+    d(description="Auto-rotate").click()
+    assert phone.shell("settings get system accelerometer_rotation").strip() == "1"
+
+
 def test_the_shade_is_its_own_window_above_the_app(tmp_path: Path) -> None:
     """A separate SystemUI window named as WindowManager names it, stacked above the app and the status
     bar and below the navigation bar, which stays usable (HOME closes the shade)."""
