@@ -113,6 +113,9 @@ def test_incoming_sms_heads_up_then_opens_the_conversation(os_phone: PhoneOS) ->
     assert os_phone.current_focus() == (MESSAGES, CONVERSATION)
     assert os_phone.tasks.top().args == {"thread_id": thread}
     assert os_phone.notification_list() == []  # auto-cancelled by the tap
+    os_phone.press_key(4)  # BACK goes to the conversation list (the back stack the app builds)
+    assert os_phone.current_focus() == (MESSAGES, "com.android.messaging.ui.conversationlist."
+                                                  "ConversationListActivity")
 
 
 def test_heads_up_times_out_but_stays_in_the_shade(tmp_path: Path) -> None:

@@ -212,6 +212,10 @@ class StatusBarMixin:
             if package in self.apps:
                 try:
                     if n.target_activity is not None:
+                        root = self.apps[package].launcher_activity
+                        if package not in self.tasks.stacks and root and root != n.target_activity:
+                            # the synthesized back stack (TaskStackBuilder): BACK leads to the app's home
+                            self.open_activity(package, root, {})
                         self.open_activity(package, n.target_activity, dict(n.target_extras))
                     else:
                         self.start_activity(package)
