@@ -162,3 +162,22 @@ def test_clipboard_is_uiautomator2s(adb_phone: PhoneHandle) -> None:
     d.set_clipboard("something else")
     adb_phone.shell(f"input tap {cx} {cy}")
     assert d.clipboard == "sunflower"
+
+
+def test_long_press_in_a_multi_line_note_selects_on_the_pressed_line(tmp_path: Path) -> None:
+    from spa_bench.phone.ui import TextView, fonts
+
+    phone = PhoneOS(PhoneConfig(locale="zh"), VirtualFS(tmp_path / "fs"))
+    phone.start_activity(KEEP)
+    note = phone.frame().find(text="会议纪要")
+    assert note is not None
+    phone.tap(*note.bounds.center)
+    body = phone.frame().find(rid=f"{KEEP}:id/edit_note_text")
+    assert isinstance(body, EditText) and body.value.count("\n") == 2
+    pad, lh = max(8, body.size // 2), TextView.line_height(body.size)
+    x = body.bounds.left + pad + round(fonts.text_width("3. 周五前", body.size)) - 4  # on 前, third line
+    phone.swipe(x, body.bounds.top + pad + 2 * lh + lh // 2, x, body.bounds.top + pad + 2 * lh + lh // 2, 800)
+    sel = phone.text_selection
+    assert sel is not None and body.value[sel.start:sel.end] == "前"
+    phone.tap(*toolbar(phone)["复制"])
+    assert phone.get_clipboard() == "前"

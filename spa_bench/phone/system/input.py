@@ -64,7 +64,7 @@ class InputMixin:
     collapse_shade: Callable[[], None]
     # provided by TextSelectionMixin
     text_selection: TextSelection | None
-    select_word: Callable[[EditText, int], None]
+    select_word: Callable[[EditText, int, int], None]
     replace_selection: Callable[[EditText, str], bool]
     _thumbs: dict[str, Image.Image]
 
@@ -97,7 +97,7 @@ class InputMixin:
             if view.on_long_click is not None:
                 view.on_long_click()
             elif isinstance(view, EditText):
-                self.select_word(view, x)
+                self.select_word(view, x, y)
             self.invalidate()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:

@@ -46,6 +46,7 @@ class TextSelection:
     key: str
     start: int
     end: int
+    anchor_y: int = -1  # where the finger was: a tall (multi-line) field shows the toolbar above it
 
 
 def _is_word_char(ch: str) -> bool:
@@ -94,13 +95,13 @@ class TextSelectionMixin:
     def _init_text_selection(self) -> None:
         self.text_selection: TextSelection | None = None
 
-    def select_word(self, field: EditText, x: int) -> None:
-        """A long press on `field`: focus it and select the word under x (nothing in an empty field)."""
+    def select_word(self, field: EditText, x: int, y: int) -> None:
+        """A long press on `field`: focus it and select the word under (x, y) (nothing if it is empty)."""
         record = self.tasks.top()
         record.ui["focus"] = field.key
         self.ime.visible = True
-        start, end = word_at(field.value, field.index_at(x)) if field.value else (0, 0)
-        self.text_selection = TextSelection(self.tasks.front, field.key, start, end)
+        start, end = word_at(field.value, field.index_at(x, y)) if field.value else (0, 0)
+        self.text_selection = TextSelection(self.tasks.front, field.key, start, end, y)
         self.invalidate()
 
     def clear_selection(self) -> None:
@@ -140,7 +141,8 @@ class TextSelectionMixin:
         self.invalidate()
 
     def _select_all(self, field: EditText) -> None:
-        self.text_selection = TextSelection(self.tasks.front, field.key, 0, len(field.value))
+        anchor = self.text_selection.anchor_y if self.text_selection is not None else -1
+        self.text_selection = TextSelection(self.tasks.front, field.key, 0, len(field.value), anchor)
         self.invalidate()
 
     def decorate_selection(self, app_root: View, area: Rect) -> None:
@@ -174,9 +176,12 @@ class TextSelectionMixin:
         h = kit.dp(48)
         total = sum(widths)
         left = max(area.left + kit.dp(8), min(field.bounds.left, area.right - kit.dp(8) - total))
-        top = field.bounds.top - h - kit.dp(8)
+        above = field.bounds.top
+        if field.bounds.height > 2 * h and sel.anchor_y >= 0:
+            above = max(field.bounds.top, sel.anchor_y - kit.dp(24))
+        top = above - h - kit.dp(8)
         if top < area.top:
-            top = field.bounds.bottom + kit.dp(8)
+            top = min(field.bounds.bottom, above + kit.dp(48)) + kit.dp(8)
         bar = ElevatedCard(Rect(left, top, left + total, top + h), class_name=FRAME,
                            bg=kit.palette.surface, radius=kit.dp(8),
                            rid="android:id/floating_toolbar_menu_item_container")

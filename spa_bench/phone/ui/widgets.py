@@ -253,8 +253,8 @@ class EditText(View):
         visible = _tail_fit(shown, self.size, b.right - pad - left)
         return left, b.right - pad - left, visible, len(shown) - len(visible)
 
-    def index_at(self, x: int) -> int:
-        """The character of `value` under x (for a long press that selects a word)."""
+    def index_at(self, x: int, y: int) -> int:
+        """The character of `value` under (x, y) (for a long press that selects a word)."""
         left, _, visible, first = self._layout()
         for i in range(len(visible)):
             if left + fonts.text_width(visible[: i + 1], self.size) > x:
