@@ -65,6 +65,7 @@ class ScreenMixin:
     heads_up_active: Callable[[], bool]
     system_ui_windows: Callable[[Rect, int, str], list[Window]]
     status_bar_icons: Callable[[], list[tuple[str, str]]]
+    shade_open: Callable[[], bool]
     # provided by TextSelectionMixin
     decorate_selection: Callable[[View, Rect], None]
 
@@ -227,7 +228,9 @@ class ScreenMixin:
                     recents=lambda: self._key_recents(),
                     light_content=light_content,
                     locale=self.locale,
-                    bg=None if transparent else (p.keyboard if kb_shown else p.background),
+                    bg=None
+                    if transparent or self.shade_open()
+                    else (p.keyboard if kb_shown else p.background),
                 ),
                 name="NavigationBar",
             )
