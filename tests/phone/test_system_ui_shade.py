@@ -226,3 +226,12 @@ def test_shade_containers_and_rows_use_systemuis_ids(real_shades: dict[str, ET.E
     row_ids = {"android:id/icon", "android:id/app_name_text", "android:id/time", "android:id/title",
                "android:id/text"}
     assert row_ids <= set(real) and row_ids <= set(ours)
+
+    def rows(root: ET.Element) -> list[tuple[str | None, str | None]]:
+        row_id = f"{SYSTEMUI}:id/expandableNotificationRow"
+        return [(n.get("clickable"), n.get("content-desc")) for n in root.iter("node")
+                if n.get("resource-id") == row_id and n.get("clickable") == "true"]
+
+    real_rows = rows(real_shades["systemui_shade_nothing_en_1080x2412.xml"])
+    assert real_rows and set(real_rows) == {("true", "")}  # a clickable row, named by its children only
+    assert rows(our_shade(tmp_path, "zh", "settings")) == [("true", "")]

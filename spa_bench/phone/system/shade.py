@@ -60,7 +60,6 @@ STRINGS = Strings(
         "now": ("now", "现在"),
         "minutes": ("{n}m", "{n}分钟"),
         "hours": ("{n}h", "{n}小时"),
-        "notification_of": ("{app} notification: {title}", "{app}通知：{title}"),
     }
 )
 _WEEKDAYS = {"en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"), "zh": "一二三四五六日"}
@@ -278,8 +277,7 @@ def notification_row(
     """One notification as SystemUI lays it out (header line: icon, app name, time; then title, text)."""
     p = kit.palette
     row = View(rect, class_name=FRAME, rid=f"{ID}expandableNotificationRow", on_click=on_click,
-               bg=bg or p.background, radius=kit.dp(20),
-               desc=STRINGS.get(locale, "notification_of", app=e.app_label, title=e.title))
+               bg=bg or p.background, radius=kit.dp(20))  # no content-desc: real rows have none
     x = rect.left + kit.dp(16)
     s = kit.dp(20)
     top = rect.top + kit.dp(12)
