@@ -58,10 +58,18 @@ def test_cmd_statusbar_opens_notifications_then_quick_settings(phone: PhoneHandl
     assert tile(phone, "Wi‑Fi") is None
 
 
-def test_cmd_statusbar_help_and_unknown_verb(phone: PhoneHandle) -> None:
-    assert "expand-notifications" in phone.shell("cmd statusbar help")
-    proc = phone.adb.run("shell", "cmd statusbar frobnicate", serial=phone.serial, check=False)
-    assert proc.returncode == 255 and b"Unknown command: frobnicate" in proc.stderr + proc.stdout
+def test_cmd_statusbar_help_and_other_verbs(phone: PhoneHandle) -> None:
+    """As StatusBarShellCommand: no verb prints the help with exit 1, `help` with 0; unknown verbs go to
+    SystemUI (its help); the TileService verbs need a COMPONENT and, with none installed, change nothing."""
+    assert phone.shell("cmd statusbar help").startswith("Status bar commands:\n  help\n")
+    bare = phone.adb.run("shell", "cmd statusbar", serial=phone.serial, check=False)
+    assert bare.returncode == 1 and b"expand-notifications" in bare.stdout
+    assert phone.shell("cmd statusbar check-support") == "true\n"
+    missing = phone.adb.run("shell", "cmd statusbar click-tile", serial=phone.serial, check=False)
+    assert missing.returncode == 255 and b'Argument expected after "click-tile"' in missing.stderr
+    before = phone.shell("settings list global")
+    assert phone.shell("cmd statusbar click-tile com.example/.Tile") == ""
+    assert phone.shell("settings list global") == before
 
 
 def test_tiles_change_the_real_settings(phone: PhoneHandle) -> None:
@@ -82,7 +90,8 @@ def test_tiles_change_the_real_settings(phone: PhoneHandle) -> None:
     phone.shell("cmd statusbar collapse")
     windows = phone.shell("uiautomator dump --windows /sdcard/w.xml >/dev/null; cat /sdcard/w.xml")
     assert 'content-desc="Do Not Disturb."' in windows  # the status bar's icon
-    phone.shell("cmd statusbar click-tile dnd")
+    phone.shell("cmd statusbar expand-notifications")
+    tap(phone, tile(phone, "Do Not Disturb") or {})
     assert phone.shell("settings get global zen_mode").strip() == "0"
 
 

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 _SHELL_LABELS = {"com.android.shell": "Shell", "android": "Android System"}
 
+# StatusBarShellCommand.onHelp (AOSP services/core/.../statusbar/StatusBarShellCommand.java).
 STATUSBAR_USAGE = """Status bar commands:
   help
     Print this help text.
@@ -58,8 +59,24 @@ STATUSBAR_USAGE = """Status bar commands:
   collapse
     Collapse the notifications and settings panel.
 
-  click-tile SPEC
-    Click on a tile, as if the user tapped it (SPEC: wifi, bt, airplane, flashlight, dnd, rotation).
+  add-tile COMPONENT
+    Add a TileService of the specified component
+
+  remove-tile COMPONENT
+    Remove a TileService of the specified component
+
+  set-tiles LIST-OF-TILES
+    Sets the list of tiles as the current Quick Settings tiles
+
+  click-tile COMPONENT
+    Click on a TileService of the specified component
+
+  check-support
+    Check if this device supports QS + APIs
+
+  NOTE: any command not listed here will be passed through to IStatusBar
+
+  Commands implemented in SystemUI:
 """
 
 
@@ -120,9 +137,12 @@ class StatusBarMixin:
         return False
 
     def statusbar_command(self, args: list[str]) -> tuple[int, str, str]:
-        """`cmd statusbar ARGS`: (exit code, stdout, stderr) as StatusBarShellCommand answers."""
-        verb = args[0] if args else ""
-        if verb in ("", "help", "-h"):
+        """`cmd statusbar ARGS`: (exit code, stdout, stderr) as StatusBarShellCommand answers. No
+        TileService is installed, so `click-tile`/`add-tile`/`remove-tile COMPONENT` change nothing."""
+        if not args:
+            return 1, STATUSBAR_USAGE, ""
+        verb = args[0]
+        if verb in ("help", "-h"):
             return 0, STATUSBAR_USAGE, ""
         if verb == "expand-notifications":
             self.expand_shade("notifications")
@@ -130,14 +150,13 @@ class StatusBarMixin:
             self.expand_shade("settings")
         elif verb == "collapse":
             self.collapse_shade()
-        elif verb == "click-tile":
-            spec = args[1] if len(args) > 1 else ""
-            try:
-                self.toggle_tile(spec)
-            except KeyError:
-                return 255, "", f"Unknown tile: {spec}\n"
-        else:
-            return 255, "", f"Unknown command: {verb}\n"
+        elif verb == "check-support":
+            return 0, "true\n", ""
+        elif verb in ("click-tile", "add-tile", "remove-tile", "set-tiles") and len(args) < 2:
+            return 255, "", (f"Exception occurred while executing '{verb}':\n"
+                             f'java.lang.IllegalArgumentException: Argument expected after "{verb}"\n')
+        elif verb not in ("click-tile", "add-tile", "remove-tile", "set-tiles"):
+            return 0, STATUSBAR_USAGE, ""  # passed through to SystemUI, which answers with its help
         return 0, "", ""
 
     # -- tiles ----------------------------------------------------------------------------------------
