@@ -55,7 +55,12 @@ def test_cmd_notification_post_and_dumpsys(phone: PhoneHandle) -> None:
     full = phone.shell("dumpsys notification --noredact")
     assert "android.title=String (Build done)" in full
     assert "android.text=String (All 42 checks passed)" in full
-    assert "ci_tag" not in phone.shell("dumpsys notification p com.android.messaging")
+    filtered = phone.shell("dumpsys notification p com.android.messaging")
+    assert filtered.startswith("Current Notification Manager state (filtered to 'com.android.messaging'):\n")
+    assert "ci_tag" not in filtered and "  Notification List:" in filtered  # the header: one is posted
+    assert "    mZenMode=ZEN_MODE_OFF" in dump
+    phone.shell("settings put global zen_mode 1")
+    assert "    mZenMode=ZEN_MODE_IMPORTANT_INTERRUPTIONS" in phone.shell("dumpsys notification")
 
 
 def test_cmd_notification_usage_and_errors(phone: PhoneHandle) -> None:

@@ -189,15 +189,28 @@ def dump_record(n: Notification, prefix: str, redact: bool) -> list[str]:
     return lines
 
 
-def dump_notifications(posted: list[Notification], redact: bool = True, package: str | None = None) -> str:
-    """`dumpsys notification [--noredact] [PKG]`: the manager's state and the notification list."""
-    lines = ["Current Notification Manager state:"]
-    shown = [n for n in posted if package is None or n.package == package]
-    if shown:
+_ZEN_MODES = ("ZEN_MODE_OFF", "ZEN_MODE_IMPORTANT_INTERRUPTIONS", "ZEN_MODE_NO_INTERRUPTIONS",
+              "ZEN_MODE_ALARMS")
+
+
+def dump_notifications(
+    posted: list[Notification], redact: bool = True, package: str | None = None, zen_mode: int = 0
+) -> str:
+    """`dumpsys notification [--noredact] [p PKG]`, the parts of NotificationManagerService.dumpImpl
+    that describe this phone: the notification list (header while any is posted, records matching the
+    filter), the effect flags, and the zen mode (Settings.Global.zen_mode; interruption filter 1 + mode)."""
+    header = "Current Notification Manager state"
+    lines = [header + (f" (filtered to '{package}')" if package else "") + ":"]
+    if posted:
         lines.append("  Notification List:")
-        for n in shown:
-            lines.extend(dump_record(n, "    ", redact))
-    lines += ["", "  mSoundNotificationKey=null", "  mVibrateNotificationKey=null",
-              "  mDisableNotificationEffects=false", "  mCallState=CALL_STATE_IDLE",
-              "  mSystemReady=true", "  mMaxPackageEnqueueRate=5.0"]
+        for n in posted:
+            if package is None or n.package == package:
+                lines.extend(dump_record(n, "    ", redact))
+        lines.append("  ")
+    if package is None:
+        lines += ["  mUseAttentionLight=true", "  mNotificationPulseEnabled=false",
+                  "  mSoundNotificationKey=null", "  mVibrateNotificationKey=null",
+                  "  mDisableNotificationEffects=null", "  mCallState=CALL_STATE_IDLE", "  mSystemReady=true",
+                  "", "  Zen Mode:", f"    mInterruptionFilter={zen_mode + 1}",
+                  f"    mZenMode={_ZEN_MODES[zen_mode] if 0 <= zen_mode < 4 else zen_mode}"]
     return "\n".join(lines) + "\n"

@@ -246,5 +246,7 @@ def dumpsys_notification(args: list[str], ctx: CommandContext) -> int:
     for flag, value in itertools.pairwise(args):
         if flag in ("p", "pkg"):
             package = value
-    ctx.out(dump_notifications(host.notification_list(), redact="--noredact" not in args, package=package))
+    zen = ctx.system.settings_get("global", "zen_mode") or "0"
+    ctx.out(dump_notifications(host.notification_list(), redact="--noredact" not in args, package=package,
+                               zen_mode=int(zen) if zen.isdigit() else 0))
     return 0
