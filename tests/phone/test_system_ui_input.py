@@ -136,6 +136,12 @@ def test_chinese_toolbar_and_empty_field_offers_paste(tmp_path: Path) -> None:
     assert list(toolbar(phone)) == ["粘贴"]
     phone.tap(*toolbar(phone)["粘贴"])
     assert search_box(phone).value == "旅行"
+    field = search_box(phone)
+    phone.swipe(*field.bounds.center, *field.bounds.center, 800)
+    assert toolbar(phone)
+    assert search_box(phone).selection == (1, 2)  # past the text's end: its last character, 行
+    phone.input_text("箱")  # typing replaces it and ends the selection: the toolbar goes
+    assert search_box(phone).value == "旅箱" and toolbar(phone) == {}
 
 
 @pytest.fixture

@@ -205,11 +205,13 @@ class InputMixin:
         field = self._focused_field()
         if field is not None and text and not self.replace_selection(field, text):
             field.on_change(field.value + text)
+        self.text_selection = None  # typing ends the selection and its toolbar
 
     def _edit_delete(self) -> None:
         field = self._focused_field()
         if field is not None and field.value and not self.replace_selection(field, ""):
             field.on_change(field.value[:-1])
+        self.text_selection = None
 
     def _edit_enter(self) -> None:
         field = self._focused_field()
