@@ -123,6 +123,33 @@ def test_incoming_sms_heads_up_then_opens_the_conversation(os_phone: PhoneOS) ->
                                                   "ConversationListActivity")
 
 
+def test_console_sms_send_posts_the_notification(phone: PhoneHandle) -> None:
+    """The emulator console's `sms send` (the Messages app's inbound path) ends in a heads-up, a record in
+    `dumpsys notification` and a shade entry that opens the sender's conversation."""
+    from test_console_auth import Client
+
+    client = Client(phone.phone.config.console_port)
+    try:
+        assert client.cmd(f"auth {phone.phone.console_token}").endswith("OK\r\n")
+        assert client.cmd("sms send +16505550101 Running late, 10 min") == "OK\r\n"
+    finally:
+        client.close()
+    dump = phone.shell("dumpsys notification --noredact")
+    (record,) = [m for m in map(RECORD.match, dump.splitlines()) if m]
+    assert record.group(1) == "com.android.messaging" and record.group(4) == "4"  # importance HIGH
+    assert "android.title=String (Alice Chen)" in dump
+    assert "android.text=String (Running late, 10 min)" in dump
+    system = phone.phone.system
+    assert system.heads_up_active()
+    phone.shell("cmd statusbar expand-notifications")
+    row = system.frame().find(rid="com.android.systemui:id/expandableNotificationRow")
+    phone.shell(f"input tap {row.bounds.center[0]} {row.bounds.center[1]}")
+    assert system.current_focus() == (MESSAGES, CONVERSATION)
+    thread = system.tasks.top().args["thread_id"]
+    assert "+1 650-555-0101" in phone.shell(f"content query --uri content://sms --where thread_id={thread}")
+    assert "Notification List" not in phone.shell("dumpsys notification")
+
+
 def test_heads_up_times_out_but_stays_in_the_shade(tmp_path: Path) -> None:
     from spa_bench.phone.system.clock import PhoneClock
 
