@@ -106,6 +106,13 @@ def test_airplane_tile_turns_the_radios_off(phone: PhoneHandle) -> None:
     assert wifi is not None and wifi["checked"] == "false"
 
 
+def test_keycode_notification_toggles_the_shade(phone: PhoneHandle) -> None:
+    phone.shell("input keyevent KEYCODE_NOTIFICATION")
+    assert tile(phone, "Wi‑Fi") is not None
+    phone.shell("input keyevent 83")
+    assert tile(phone, "Wi‑Fi") is None
+
+
 def test_swipe_from_the_top_edge_and_back(phone: PhoneHandle) -> None:
     phone.shell("input swipe 540 1500 540 2000 300")  # not from the edge: no shade
     assert tile(phone, "Wi‑Fi") is None

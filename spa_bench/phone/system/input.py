@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 KEY_HOME, KEY_BACK, KEY_ENTER, KEY_DEL, KEY_APP_SWITCH, KEY_MENU = 3, 4, 66, 67, 187, 82
 KEY_SPACE, KEY_FORWARD_DEL, KEY_TAB, KEY_ESCAPE = 62, 112, 61, 111
+KEY_NOTIFICATION = 83
 # KEYCODE_0..9 = 7..16, KEYCODE_A..Z = 29..54, and a few punctuation keys that `input keyevent` types.
 _PRINTABLE: dict[int, str] = {
     **{7 + i: str(i) for i in range(10)},
@@ -140,6 +141,11 @@ class InputMixin:
                 self._key_back()
             elif keycode == KEY_APP_SWITCH:
                 self._key_recents()
+            elif keycode == KEY_NOTIFICATION:  # PhoneWindowManager: toggle the notification panel
+                if self.shade_open():
+                    self.collapse_shade()
+                else:
+                    self.expand_shade("notifications")
             elif keycode == KEY_ENTER:
                 self._edit_enter()
             elif keycode == KEY_DEL:
