@@ -107,6 +107,7 @@ def test_incoming_sms_heads_up_then_opens_the_conversation(os_phone: PhoneOS) ->
     app.notify_received(thread, "+1 650-555-0101", "Running 10 min late")  # type: ignore[attr-defined]
     names = [w.name for w in os_phone.frame().windows]
     assert HEADS_UP_WINDOW in names
+    assert not os_phone.frame().windows[names.index(HEADS_UP_WINDOW)].focusable  # the app keeps focus
     heads_up = os_phone.frame().windows[names.index(HEADS_UP_WINDOW)].root
     texts = [v.text for v in heads_up.walk() if v.text]
     assert "Alice Chen" in texts and "Running 10 min late" in texts and "Messages" in texts

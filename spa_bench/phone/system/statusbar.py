@@ -288,7 +288,8 @@ class StatusBarMixin:
             return True
 
         row.on_swipe = swipe_away
-        return [Window(SYSTEMUI, row, name=HEADS_UP_WINDOW)]
+        # FLAG_NOT_FOCUSABLE: the app keeps focus, so `uiautomator dump` still shows the app
+        return [Window(SYSTEMUI, row, name=HEADS_UP_WINDOW, focusable=False)]
 
     def status_bar_icons(self) -> list[tuple[str, str]]:
         """(icon, content description) of each posted notification, newest first, for the status bar."""
