@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from spa_bench.phone.apps.base import ActivityRecord
@@ -10,35 +11,34 @@ LAUNCHER = "com.google.android.apps.nexuslauncher"
 LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
 
 
-HOME_TASK_ID = 1
-FIRST_TASK_ID = 10  # ids an emulator gives the first apps' tasks after boot are of this order
+def task_id_of(package: str) -> int:
+    """A package's task id: a stable hash in a wide range (so installed packages' ids differ), the same
+    in every dump without any state (the shell's `ids.task_id` computes it the same way)."""
+    return 100 + zlib.crc32(("task:" + package).encode("utf-8")) % 9900
 
 
 class TaskManager:
     """Back stacks by package. The launcher's task always exists; `front` is the package on screen.
 
     This is the one task list: the recents screen shows `recent`, and `dumpsys activity recents` / `am stack
-    remove` speak of the same tasks by `task_id`, which a task keeps until it is removed (a new task of the
-    same app gets a new id, as on Android).
+    remove` speak of the same tasks by `task_id_of(package)`.
     """
 
     def __init__(self) -> None:
         self.stacks: dict[str, list[ActivityRecord]] = {}
         self.recent: list[str] = []  # most recent first, never the launcher
         self.front = LAUNCHER
-        self.ids: dict[str, int] = {LAUNCHER: HOME_TASK_ID}
-        self.next_id = FIRST_TASK_ID
         self.reset_launcher()
 
     def task_id(self, package: str) -> int | None:
-        return self.ids.get(package)
+        return task_id_of(package) if package in self.stacks else None
 
     def package_of(self, task_id: int) -> str | None:
-        return next((p for p, i in self.ids.items() if i == task_id), None)
+        return next((p for p in self.stacks if task_id_of(p) == task_id), None)
 
     def recent_tasks(self) -> list[tuple[int, str, str]]:
         """(task id, package, top activity) of every task in recents, most recent first."""
-        return [(self.ids[p], p, self.stacks[p][-1].activity) for p in self.recent if p in self.ids]
+        return [(task_id_of(p), p, self.stacks[p][-1].activity) for p in self.recent if p in self.stacks]
 
     def reset_launcher(self) -> None:
         self.stacks[LAUNCHER] = [ActivityRecord(LAUNCHER_ACTIVITY)]
@@ -58,7 +58,6 @@ class TaskManager:
         stack = self.stacks.get(package)
         if not stack:
             self.stacks[package] = [record]
-            self.ids[package] = self._new_id()
         elif record.activity == root_activity and record.activity == stack[0].activity and not record.args:
             pass  # like a launcher intent: resume the task where the user left it
         elif stack[-1].activity == record.activity and stack[-1].args == record.args:
@@ -83,7 +82,6 @@ class TaskManager:
             self.reset_launcher()
             return
         self.stacks.pop(package, None)
-        self.ids.pop(package, None)
         if package in self.recent:
             self.recent.remove(package)
         if self.front == package:
@@ -94,8 +92,6 @@ class TaskManager:
             "front": self.front,
             "recent": list(self.recent),
             "stacks": {p: [r.to_json() for r in s] for p, s in self.stacks.items()},
-            "ids": dict(self.ids),
-            "next_id": self.next_id,
         }
 
     def load_json(self, data: dict[str, Any]) -> None:
@@ -109,16 +105,3 @@ class TaskManager:
         self.recent = [str(p) for p in data.get("recent") or [] if p in self.stacks]
         front = str(data.get("front") or LAUNCHER)
         self.front = front if front in self.stacks else LAUNCHER
-        raw_ids = data.get("ids")
-        saved: dict[str, Any] = raw_ids if isinstance(raw_ids, dict) else {}
-        self.ids = {LAUNCHER: HOME_TASK_ID}
-        known_ids = [i for i in saved.values() if isinstance(i, int)]
-        self.next_id = max(FIRST_TASK_ID, int(data.get("next_id") or 0), max(known_ids, default=0) + 1)
-        for package in self.stacks:
-            if package != LAUNCHER:
-                known = saved.get(package)
-                self.ids[package] = int(known) if isinstance(known, int) else self._new_id()
-
-    def _new_id(self) -> int:
-        self.next_id += 1
-        return self.next_id - 1
