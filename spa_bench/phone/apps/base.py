@@ -168,8 +168,9 @@ class Activity:
     def menu_target(self) -> Any:
         return self.ui("menu")
 
-    def context_menu(self, area: Rect, anchor: Rect, items: Sequence[MenuItem]) -> View:
-        return context_menu(self.kit, area, anchor, items, lambda: self.set_ui("menu", None))
+    def context_menu(self, area: Rect, anchor: Rect, items: Sequence[MenuItem], cover: Rect | None = None
+                     ) -> View:
+        return context_menu(self.kit, area, anchor, items, lambda: self.set_ui("menu", None), cover)
 
     def scroll_list(
         self, area: Rect, rows: list[View], key: str = "scroll", rid: str = "", padding_bottom: int = 0

@@ -47,9 +47,15 @@ class ElevatedCard(View):
 
 
 def context_menu(
-    kit: Kit, area: Rect, anchor: Rect, items: Sequence[MenuItem], on_dismiss: Callable[[], None]
+    kit: Kit,
+    area: Rect,
+    anchor: Rect,
+    items: Sequence[MenuItem],
+    on_dismiss: Callable[[], None],
+    cover: Rect | None = None,
 ) -> View:
-    """The menu for a long press on `anchor`, confined to `area` (the app's content area)."""
+    """The menu for a long press on `anchor`, placed inside `area` (the list); a tap anywhere in `cover`
+    (default `area`; the whole window, so the app bar too) outside the menu closes it."""
     p = kit.palette
     row_h = kit.dp(48)
     pad = kit.dp(12)
@@ -62,7 +68,7 @@ def context_menu(
     top = anchor.bottom - kit.dp(8)
     if top + height > area.bottom - kit.dp(8):
         top = max(area.top + kit.dp(8), anchor.top + kit.dp(8) - height)
-    layer = _Outside(area, on_dismiss)
+    layer = _Outside(cover or area, on_dismiss)
     card = ElevatedCard(Rect(left, top, left + width, top + height), class_name="android.widget.ListView",
                  bg=p.surface_high, radius=kit.dp(4), rid="android:id/list")
     y = top + kit.dp(8)

@@ -95,7 +95,7 @@ class People(ContactsActivity):
         target = self.menu_target()
         if target in self._rows:
             row, c = self._rows[target]
-            root.add(self.context_menu(list_area, row.bounds, self._menu_items(c)))
+            root.add(self.context_menu(list_area, row.bounds, self._menu_items(c), area))
         return root
 
     def _menu_items(self, c: Contact) -> list[MenuItem]:

@@ -184,7 +184,7 @@ class ConversationList(MessagesActivity):
                               f"{ID}action_mark_unread")
             )
             delete = MenuItem(self.t("delete"), partial(self.sms.delete_thread, t.id), f"{ID}action_delete")
-            root.add(self.context_menu(list_area, by_id[target].bounds, [mark, delete]))
+            root.add(self.context_menu(list_area, by_id[target].bounds, [mark, delete], area))
         return root
 
     def _build_search(self, area: Rect, root: View) -> View:
@@ -354,7 +354,7 @@ class Conversation(MessagesActivity):
             root.add(self.context_menu(list_area, bubble.bounds, [
                 MenuItem(self.t("copy_text"), partial(self.ctx.set_clipboard, body), f"{ID}action_copy_text"),
                 MenuItem(self.t("delete"), partial(self.sms.delete_message, target), f"{ID}action_delete"),
-            ]))
+            ], area))
         return root
 
     def _send(self, thread_id: int) -> None:

@@ -121,7 +121,7 @@ class Browse(NotesActivity):
         target = self.menu_target()
         if target in cards:
             card, note = cards[target]
-            root.add(self.context_menu(list_area, card.bounds, self._menu_items(note)))
+            root.add(self.context_menu(list_area, card.bounds, self._menu_items(note), area))
         return root
 
     def _menu_items(self, n: Note) -> list[MenuItem]:
