@@ -150,6 +150,12 @@ def adb_phone(running_phone: PhoneHandle) -> PhoneHandle:
     return running_phone
 
 
+def test_cmd_clipboard_has_no_shell_command(adb_phone: PhoneHandle) -> None:
+    """Android 14's ClipboardService implements no shell command: `cmd clipboard` gets Binder's default."""
+    proc = adb_phone.adb.run("shell", "cmd clipboard get", serial=adb_phone.serial, check=False)
+    assert proc.returncode == 0 and b"No shell command implementation." in proc.stderr + proc.stdout
+
+
 def test_clipboard_is_uiautomator2s(adb_phone: PhoneHandle) -> None:
     """uiautomator2's set_clipboard feeds Paste in a field, and Copy in a field is what d.clipboard reads."""
     import uiautomator2 as u2
