@@ -34,6 +34,7 @@ MANIFEST = "manifest.json"
 SUMMARY = "summary.json"
 EPISODES = "episodes"
 EPISODE_FILE = "episode.json"
+SCREENSHOTS, HIERARCHY, AGENT = "screenshots", "hierarchy", "agent"
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -98,6 +99,18 @@ class RunLayout:
 
     def episode_path(self, episode: str) -> Path:
         return self.episode_dir(episode) / EPISODE_FILE
+
+    # Files inside an episode folder, as the log names them (relative to the folder): the recorder
+    # (results/recorder.py) writes them, evaluators and the report read them.
+    agent_folder = AGENT
+
+    @staticmethod
+    def screenshot_file(name: str, suffix: str = ".png") -> str:
+        return f"{SCREENSHOTS}/{name}{suffix}"
+
+    @staticmethod
+    def hierarchy_file(name: str) -> str:
+        return f"{HIERARCHY}/{name}.xml"
 
     def write_manifest(self, manifest: RunManifest) -> None:
         write_json_atomic(self.manifest_path, manifest.model_dump_json(indent=2))
