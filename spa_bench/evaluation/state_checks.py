@@ -96,12 +96,25 @@ def _check_sqlite(check: SqliteCheck, device: DeviceReader) -> CheckResult:
         "check": "sqlite", "db": check.db, "query": check.query, "rows": rows[:100]}))
 
 
-_ROW = re.compile(r"^Row: \d+ (.*)$")
+_ROW = re.compile(r"^Row: \d+ (.*)$", re.M)
 _KEY = re.compile(r"(?:^|, )([A-Za-z_][A-Za-z0-9_]*)=")
 
 
+class ContentQueryFailed(Exception):
+    """`content query` printed the provider's error instead of rows (it exits 0 all the same)."""
+
+
+_PROVIDER_ERROR = ("Error while accessing provider", "Unknown URI", "java.lang.")
+
+
 def parse_content_rows(output: str) -> list[dict[str, str]]:
-    """`content query` output ("Row: 0 _id=1, name=x") as dicts of text values."""
+    """`content query` output ("Row: 0 _id=1, name=x") as dicts of text values ("NULL" for null,
+    "" for an empty string, as the device prints them). "No result found." is no rows; a provider
+    error (printed with exit status 0) raises ContentQueryFailed instead of passing for "no rows"."""
+    if not _ROW.search(output):
+        failed = next((ln for ln in output.splitlines() if any(m in ln for m in _PROVIDER_ERROR)), None)
+        if failed is not None:
+            raise ContentQueryFailed(failed.strip()[:300])
     rows = []
     for line in output.splitlines():
         match = _ROW.match(line.strip())
