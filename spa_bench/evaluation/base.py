@@ -105,10 +105,11 @@ def role_of(verdict: Verdict) -> Role:
     if verdict.role is not None:
         return verdict.role
     name = family(verdict.evaluator)
-    if name not in _declared:
-        role: Role = "informational"
-        if name in EVALUATORS:
-            declared = getattr(EVALUATORS.get(name), "role", None)
-            role = declared if declared in ROLES else "informational"
-        _declared[name] = role
-    return _declared[name]
+    if name in _declared:
+        return _declared[name]
+    if name not in EVALUATORS:  # not cached: a plug-in installed later is found then
+        return "informational"
+    declared = getattr(EVALUATORS.get(name), "role", None)
+    role: Role = declared if declared in ROLES else "informational"
+    _declared[name] = role
+    return role

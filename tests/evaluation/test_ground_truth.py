@@ -140,12 +140,17 @@ def test_sqlite_rows_with_separators_and_nulls(sqlite_output: str) -> None:
     assert run_check(SqliteCheck(db=DB, query=QUERY, expect_count=3), device, None).passed
 
 
+GROCERIES = ["Groceries", None, "milk, eggs | bread"]
+MEETING = ["会议", "工作", "line one\nline two"]
+EMPTY = ["Empty", "", None]
+
+
 @pytest.mark.parametrize("expected", [
-    [["Groceries", "NULL ", "milk, eggs | bread"], ["会议", "工作", "line one\nline two"], ["Empty", "", None]],
-    [["Groceries", None, "milk, eggs | bread"], ["会议", "工作", "line one"], ["Empty", "", None]],
-    [["Groceries", None, "milk, eggs | bread"], ["会议", "工作", "line one\nline two"], ["Empty", None, None]],
-    [["Groceries", None, "milk, eggs | bread"], ["会议", "工作", "line one\nline two"]],
-    [["Empty", "", None], ["会议", "工作", "line one\nline two"], ["Groceries", None, "milk, eggs | bread"]],
+    [["Groceries", "NULL ", "milk, eggs | bread"], MEETING, EMPTY],
+    [GROCERIES, ["会议", "工作", "line one"], EMPTY],
+    [GROCERIES, MEETING, ["Empty", None, None]],
+    [GROCERIES, MEETING],
+    [EMPTY, MEETING, GROCERIES],
 ], ids=["null-is-not-text", "newline-in-value", "empty-is-not-null", "missing-row", "order"])
 def test_sqlite_near_misses_fail(sqlite_output: str, expected: list[list[object]]) -> None:
     check = SqliteCheck(db=DB, query=QUERY, expect_rows=expected, ordered=True)  # type: ignore[arg-type]
@@ -153,7 +158,7 @@ def test_sqlite_near_misses_fail(sqlite_output: str, expected: list[list[object]
 
 
 def test_sqlite_unordered_rows_and_a_failing_program(sqlite_output: str) -> None:
-    rows = [["Empty", "", None], ["会议", "工作", "line one\nline two"], ["Groceries", None, "milk, eggs | bread"]]
+    rows = [EMPTY, MEETING, GROCERIES]
     check = SqliteCheck(db=DB, query=QUERY, expect_rows=rows)  # type: ignore[arg-type]
     assert run_check(check, CannedDevice({sqlite_command(DB, QUERY): sqlite_output}), None).passed
     failing = CannedDevice({sqlite_command(DB, QUERY): ("Error: no such table: notes\n", 1)})

@@ -102,8 +102,8 @@ def test_cli_evaluate_prints_metrics_and_calibration(run_copy: Path, server: Scr
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     layout = RunLayout(run_copy)
     before = _state_verdicts(layout)
-    result = run_cli(capsys, "evaluate", str(run_copy), "--wide", "--judge-model", "gpt-4o", "--judge-base-url",
-                     server.base_url, "--judge-api-key-env", "", "--workers", "2")
+    result = run_cli(capsys, "evaluate", str(run_copy), "--wide", "--judge-model", "gpt-4o",
+                     "--judge-base-url", server.base_url, "--judge-api-key-env", "", "--workers", "2")
     assert result.code == 0, result.err
     # state checks scored again from the captured state, with no phone running: the run's verdicts
     assert "4 new verdicts on 4 episodes (0 evaluator errors" in result.out
@@ -172,3 +172,27 @@ def test_run_scores_tasks_without_checks_after_each_episode(tmp_path: Path,
     path = RunLayout(result.run_dir).episode_path(log.episode_id)
     on_disk = EpisodeLog.model_validate_json(path.read_text())
     assert len(on_disk.verdicts) == 2
+
+
+def test_evaluate_says_which_checks_changed_since_the_run(run_copy: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """The run's phones are gone; the state checks are scored from the captured state against the
+    current task files, and a task whose check was edited since says that its episodes need a rerun."""
+    tasks = tmp_path / "tasks"
+    shutil.copytree(default_tasks_root(), tasks)
+    path = tasks / "settings" / "en.yaml"
+    source = yaml.safe_load(path.read_text())
+    wifi = next(t for t in source if t["id"] == "settings_wifi_off_en")
+    wifi["checks"][0]["expect"] = "2"
+    path.write_text(yaml.safe_dump(source, allow_unicode=True))
+    result = run_cli(capsys, "evaluate", str(run_copy), "--tasks-dir", str(tasks))
+    assert result.code == 0, result.err
+    layout = RunLayout(run_copy)
+    for log in layout.episodes():
+        latest = log.verdicts[-1]
+        if log.task.id == "settings_wifi_off_en":
+            assert latest.success is None and latest.error is not None
+            assert latest.error.type == "NeedsRerun" and "changed since" in latest.error.message
+            assert f"{log.episode_id}: state (check 0 (shell) changed since" in " ".join(result.out.split())
+        else:
+            assert latest.success is log.verdicts[0].success and latest.error is None
