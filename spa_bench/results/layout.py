@@ -9,7 +9,8 @@
         episodes/<episode-id>/agent/       files the agent itself wrote (external agents)
         report.html                        the HTML report, when made
 
-Episode ids are `<agent>__<task-id>__r<repeat>`; every part is file-name safe.
+Episode ids are `<agent>__<task-id>__r<repeat>`; every part is file-name safe. The runner writes an
+episode's folder only through the episode recorder (results/recorder.py), which takes its paths from here.
 """
 
 from __future__ import annotations

@@ -143,7 +143,7 @@ class EpisodeRunner:
                 agent.reset(context)
             except Exception as exc:
                 self.log.errors.append(error_info("agent", exc))
-                self._capture_final(capture_state=True)
+                self._capture_final(capture_state=True)  # the state decides: the task may be done
                 return self._finish("agent_error")
             if isinstance(agent, EpisodeAgent):
                 termination = self._run_whole(agent, context)
