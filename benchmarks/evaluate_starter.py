@@ -65,7 +65,13 @@ def calibrate_in_process(run: Path) -> None:
     distinct = engine.recognitions
     per = wall / distinct if distinct else float("nan")
     print(f"calibrate   {wall:7.2f} s   {result.evaluated} episodes, {distinct} distinct screenshots read "
-          f"by OCR: {per:.2f} s per distinct screenshot (engine ready beforehand)")
+          f"by OCR: {per:.2f} s per distinct screenshot (engine ready beforehand), of which "
+          f"{engine.busy_s / max(1, distinct):.2f} s recognising; load average {_load()}")
+
+
+def _load() -> str:
+    """The machine's load average (1, 5, 15 min): OCR time depends on the CPU left to it."""
+    return ", ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} CPUs"
 
 
 def _blank() -> object:
@@ -90,6 +96,7 @@ def main() -> None:
         print(f"            {episodes} episodes, {shots} screenshots")
         run = base / "copy" / source.name
         shutil.copytree(source, run, ignore=shutil.ignore_patterns(".cache"))
+        print(f"            load average {_load()}")
         times = [time_cli(str(run)) for _ in range(args.repeat)]
         print(f"evaluate    {statistics.median(times):7.2f} s   median of {len(times)} "
               f"(min {min(times):.2f}, max {max(times):.2f}): spa-bench evaluate RUN")

@@ -3,7 +3,8 @@
 Text is detected on the screenshot scaled to at most DETECTION_SIDE pixels on its longer side (a
 540-pixel short side on a 1080x2400 phone) and recognised on crops of the full-size image: detection
 is most of the cost and finds the same lines at that size on phone screens (benchmarks/ocr_speed.py
-compares the strings and the times against rapidocr's default, which detects at full size).
+compares the strings and the times against rapidocr's default, which detects at full size). The
+text-direction classifier is off: a screenshot's text is never upside down.
 
 Creating the engine imports OpenCV and onnxruntime and takes seconds, so it happens once per process,
 on first use, and every call goes through one lock (`RapidOCR.__call__` mutates shared settings, so it
@@ -72,7 +73,7 @@ def engine_identity(detection_side: int | None = DETECTION_SIDE) -> str:
         version = metadata.version("rapidocr")
     except metadata.PackageNotFoundError:
         version = "missing"
-    return f"rapidocr-{version}" + (f"-det{detection_side}" if detection_side else "")
+    return f"rapidocr-{version}-nocls" + (f"-det{detection_side}" if detection_side else "")
 
 
 class OcrEngine:
@@ -85,6 +86,7 @@ class OcrEngine:
         self.identity = engine_identity(detection_side)
         self.created_in_s: float | None = None
         self.recognitions = 0  # images actually read (cache misses), for statistics and benchmarks
+        self.busy_s = 0.0  # time spent recognising them
 
     def _create(self) -> Any:
         try:
@@ -94,7 +96,8 @@ class OcrEngine:
                               "pip install rapidocr onnxruntime") from exc
         started = time.perf_counter()
         # log_level warning: rapidocr logs every model load at info level, which floods a run's output.
-        params: dict[str, Any] = {"Global.log_level": "warning"}
+        # no text-direction classifier: screenshots are never upside down, and it costs a model call per line
+        params: dict[str, Any] = {"Global.log_level": "warning", "Global.use_cls": False}
         if self.detection_side:
             params.update({"Det.limit_type": "max", "Det.limit_side_len": self.detection_side})
         engine = RapidOCR(params=params)
@@ -111,6 +114,7 @@ class OcrEngine:
             output = self._engine(rgb)
             seconds = time.perf_counter() - started
             self.recognitions += 1
+            self.busy_s += seconds
         return OcrResult(lines=_lines_of(output), engine=self.identity, seconds=seconds)
 
 

@@ -5,8 +5,9 @@ Verdicts are appended to the episode log with the evaluator's identity ("state",
 another judge sits beside the old verdicts and the policy reads the latest of each family (inspect_ai's
 score action "append"). Every evaluator is handled alike, by its role: ground truth first, then gates,
 informational ones, judges. Where ground truth decides (a task with success checks) the screen-based
-evaluators are not run - their verdicts could not change the outcome, and OCR and judge calls cost -
-unless `calibrate` asks for them, to compare them with the ground truth. On other tasks SPA-Bench's
+evaluators (gates and judges) are not run - their verdicts could not change the outcome, and OCR and
+judge calls cost - unless `calibrate` asks for them, to compare them with the ground truth;
+informational evaluators run wherever they apply. On other tasks SPA-Bench's
 coarse-to-fine gating holds: a judge is not called once a gate failed the episode.
 
 An evaluator that raises is recorded as a verdict with success None and the error (kind "evaluator").
@@ -72,7 +73,7 @@ def evaluate_episode(log: EpisodeLog, episode_dir: Path, evaluators: Sequence[Ev
         if not evaluator.applies(log):
             outcome.skipped.append(f"{evaluator.name}: does not apply to this task")
             continue
-        if evaluator.role != "ground_truth" and ground_truth_decides(log) and not calibrate:
+        if evaluator.role in ("gate", "judge") and ground_truth_decides(log) and not calibrate:
             outcome.skipped.append(f"{evaluator.name}: decided by the ground truth")
             continue
         failed = [family(v.evaluator) for v in current_verdicts(log, "gate") if v.success is False]
