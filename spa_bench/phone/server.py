@@ -24,6 +24,7 @@ from spa_bench.errors import PhoneError
 from spa_bench.phone.adb import AdbServer, make_banner, phone_services
 from spa_bench.phone.api import Locale, PhoneConfig
 from spa_bench.phone.console import Console
+from spa_bench.phone.console_modem import PhoneModem
 from spa_bench.phone.snapshot import SnapshotStore
 from spa_bench.phone.u2rpc import U2_PORT, U2Server
 from spa_bench.phone.vfs import VirtualFS
@@ -154,7 +155,8 @@ class VirtualPhone:
             adb = AdbServer(self.config.port, make_banner(system.getprop()),
                             phone_services(shell, fs, {U2_PORT: u2.handle_stream}), name="adb")
             console = Console(self.config.console_port, self.config.product, snapshots,
-                              on_kill=self._kill_from_console, token_path=self.token_path)
+                              on_kill=self._kill_from_console, token_path=self.token_path,
+                              modem=PhoneModem(system))
             try:
                 console.start()
                 try:

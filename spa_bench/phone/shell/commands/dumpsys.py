@@ -11,6 +11,7 @@ from __future__ import annotations
 import zlib
 
 from spa_bench.phone.shell.commands.activity import short_component
+from spa_bench.phone.shell.commands.dumpsys_radio import RADIO_SERVICES
 from spa_bench.phone.shell.commands.package import LATIN_IME, dump_package
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 
@@ -156,7 +157,8 @@ def dump_battery(ctx: CommandContext) -> str:
 @command("dumpsys")
 def dumpsys(args: list[str], ctx: CommandContext) -> int:
     if not args or args[0] == "-l":
-        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in SERVICES))
+        names = sorted((*SERVICES, *RADIO_SERVICES))
+        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in names))
         return 0
     service, rest = args[0], args[1:]
     if service == "window":
@@ -182,6 +184,8 @@ def dumpsys(args: list[str], ctx: CommandContext) -> int:
     elif service == "SurfaceFlinger":
         ctx.out(f"Display {DISPLAY_UNIQUE_ID.split(':')[1]} (HWC display 0): port=0 pnpId=GGL "
                 'displayName="Built-in Screen"\n')
+    elif service in RADIO_SERVICES and (text := RADIO_SERVICES[service](ctx, rest)) is not None:
+        ctx.out(text)
     else:
         ctx.err(f"Can't find service: {service}\n")
     return 0
