@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spa_bench.errors import ConfigError, SpaBenchError
+from spa_bench.errors import SpaBenchError
 from spa_bench.evaluation.base import RunContext, now
 from spa_bench.evaluation.state_checks import STATE_EVALUATOR, score_captured
 from spa_bench.results.schema import EpisodeLog, ErrorInfo, Evidence, Role, Verdict
@@ -64,7 +64,7 @@ class StateEvaluator:
                 record = self._index.get(task_id)
                 found = TaskRepository(Path(root)).load([record])[0] if record else \
                     f"task {task_id!r} is no longer in {root}"
-            except (ConfigError, SpaBenchError) as exc:
+            except SpaBenchError as exc:  # a missing folder, an invalid task file
                 found = f"the tasks under {root} cannot be read: {exc}"
             self._tasks[task_id] = found
             return found

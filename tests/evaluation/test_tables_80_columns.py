@@ -85,3 +85,27 @@ def test_metrics_and_calibration_tables(wide: bool) -> None:
                                          wide), 80 if not wide else 160)
     headers_whole(text, CALIBRATION_COLUMNS, wide)
     assert ("TP" in text) is wide
+
+
+def test_evaluate_in_an_80_column_terminal(tmp_path: Path) -> None:
+    """The real command in a terminal of COLUMNS=80: headers whole, lines within 80 characters."""
+    import os
+    import subprocess
+    import sys
+
+    from spa_bench.results.layout import RunLayout
+
+    layout = RunLayout(tmp_path / "run-80")
+    now = datetime(2025, 1, 6, tzinfo=UTC)
+    layout.write_manifest(RunManifest(run_id="20250106-090000-abcdef", created_at=now,
+                                      spa_bench_version="test", python="3.11", platform="test",
+                                      tasks_root=str(tmp_path / "none")))
+    for log in logs():
+        layout.write_episode(log)
+    env = dict(os.environ, COLUMNS="80", NO_COLOR="1", TERM="dumb")
+    done = subprocess.run([sys.executable, "-m", "spa_bench", "evaluate", str(layout.root), "-e", "state"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    table = done.stdout[done.stdout.index("run 20250106"):]
+    headers_whole(table, METRICS_COLUMNS, wide=False)
+    assert all(len(line) <= 80 for line in done.stdout.splitlines()), done.stdout
