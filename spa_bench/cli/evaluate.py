@@ -137,6 +137,8 @@ def evaluate(
 
     layout = RunLayout(run_dir)
     manifest = layout.read_manifest()
+    if tasks_dir is not None and not tasks_dir.is_dir():
+        raise ConfigError(f"--tasks-dir {tasks_dir}: no such folder")
     names = list(evaluator) or ["state", "key_components"] + (["judge"] if judge_model else [])
     if "judge" in names and judge_model is None and judge_base_url is None:
         console.print("[yellow]no --judge-model: the judge uses gpt-4o at OpenAI[/]")

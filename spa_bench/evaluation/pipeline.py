@@ -71,7 +71,7 @@ def evaluate_episode(log: EpisodeLog, episode_dir: Path, evaluators: Sequence[Ev
     outcome = EpisodeEvaluation(log.episode_id)
     for evaluator in sorted(evaluators, key=lambda e: ROLE_ORDER.get(e.role, len(ROLE_ORDER))):
         if not evaluator.applies(log):
-            outcome.skipped.append(f"{evaluator.name}: does not apply to this task")
+            outcome.skipped.append(f"{evaluator.name}: does not apply to this episode")
             continue
         if evaluator.role in ("gate", "judge") and ground_truth_decides(log) and not calibrate:
             outcome.skipped.append(f"{evaluator.name}: decided by the ground truth")

@@ -196,3 +196,9 @@ def test_evaluate_says_which_checks_changed_since_the_run(run_copy: Path, tmp_pa
             assert f"{log.episode_id}: state (check 0 (shell) changed since" in " ".join(result.out.split())
         else:
             assert latest.success is log.verdicts[0].success and latest.error is None
+
+
+def test_evaluate_refuses_a_tasks_folder_that_is_not_there(run_copy: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_cli(capsys, "evaluate", str(run_copy), "--tasks-dir", str(tmp_path / "nope"))
+    assert result.code == 2 and "--tasks-dir" in result.err and "no such folder" in result.err  # a usage error
