@@ -201,4 +201,5 @@ def test_evaluate_says_which_checks_changed_since_the_run(run_copy: Path, tmp_pa
 def test_evaluate_refuses_a_tasks_folder_that_is_not_there(run_copy: Path, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     result = run_cli(capsys, "evaluate", str(run_copy), "--tasks-dir", str(tmp_path / "nope"))
-    assert result.code == 2 and "--tasks-dir" in result.err and "no such folder" in result.err  # a usage error
+    assert result.code == 2, "a usage error"
+    assert "--tasks-dir" in result.err and "no such folder" in result.err
