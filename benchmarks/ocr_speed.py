@@ -5,11 +5,14 @@ and Chinese). Prints:
   cold    the first OCR in this process: importing rapidocr/onnxruntime, creating the engine, loading
           the models and reading one screenshot;
   warm    the median time to read one screenshot (PNG decode + OCR) over --warm other screenshots;
+  detect  the same screenshots read with rapidocr's default detection (full size) and with ours
+          (longer side DETECTION_SIDE): median time of each, the ratio, and every line the default
+          finds that ours does not (as key-component matching compares: whitespace-free, case-folded);
   rerun   re-evaluating --episodes synthetic episodes (--steps screenshots each plus final.png, all
           hard links to the --distinct screenshots, as a run whose episodes revisit the same screens)
           with the key-component evaluator and the run's OCR cache already filled: no OCR at all.
 
-    python benchmarks/ocr_speed.py [--distinct 24] [--warm 10] [--episodes 500] [--steps 6]
+    python benchmarks/ocr_speed.py [--distinct 24] [--warm 10] [--episodes 500] [--steps 6] [--no-compare]
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 
 from spa_bench.evaluators.key_components import KeyComponentsEvaluator
 
-from spa_bench.evaluation.ocr import OcrEngine, read_text
+from spa_bench.evaluation.ocr import DETECTION_SIDE, OcrEngine, read_text
 from spa_bench.evaluation.ocr_cache import OcrCache, default_cache_path
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import (
@@ -101,6 +104,34 @@ def make_run(root: Path, screens: list[Path], texts: dict[Path, str], episodes: 
     return layout
 
 
+def compare_detection(screens: list[Path], texts: dict[Path, str], ours: list[float]) -> None:
+    """Read `screens` again with full-size detection; compare times and strings with ours."""
+    full = OcrEngine(detection_side=None)
+    full.recognise(_image(screens[0]))  # engine creation and model load off the clock
+    times: list[float] = []
+    missed: list[str] = []
+    for path in screens[1:len(ours) + 1]:
+        started = time.perf_counter()
+        reference = read_text(path, engine=full).text
+        times.append(time.perf_counter() - started)
+        found = "".join(texts[path].split()).casefold()
+        missed += [f"{path.name}: {line!r}" for line in reference.splitlines()
+                   if "".join(line.split()).casefold() not in found]
+    default, small = statistics.median(times), statistics.median(ours)
+    print(f"detect  {default:7.2f} s   median per screenshot, full-size detection (rapidocr default)")
+    print(f"        {small:7.2f} s   median per screenshot, detection at longer side {DETECTION_SIDE} "
+          f"({small / default:.2f}x)")
+    print(f"        {len(missed)} line(s) found at full size but not at {DETECTION_SIDE}"
+          + ("".join(f"\n          {m}" for m in missed[:20])))
+
+
+def _image(path: Path) -> object:
+    from PIL import Image
+
+    with Image.open(path) as img:
+        return img.convert("RGB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -108,6 +139,8 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=10, help="screenshots timed warm")
     parser.add_argument("--episodes", type=int, default=500)
     parser.add_argument("--steps", type=int, default=6, help="steps per episode (plus final.png)")
+    parser.add_argument("--no-compare", dest="compare", action="store_false",
+                        help="skip the comparison with full-size detection")
     args = parser.parse_args()
     if "rapidocr" in sys.modules:
         raise SystemExit("rapidocr is already imported: the cold figure would be wrong")
@@ -136,6 +169,8 @@ def main() -> None:
         print(f"warm    {statistics.median(warm):7.2f} s   median per screenshot over {len(warm)} "
               f"(min {min(warm):.2f}, max {max(warm):.2f})")
         cache.close()
+        if args.compare:
+            compare_detection(screens, texts, warm)
 
         started = time.perf_counter()
         layout = make_run(run_root, screens, texts, args.episodes, args.steps)

@@ -22,7 +22,7 @@ from typing import Any, Literal, TypeVar
 
 from spa_bench.errors import ModelError, ResultsError
 from spa_bench.evaluation.annotate import ActionMode, Frame, action_list, render, trajectory
-from spa_bench.evaluation.base import now
+from spa_bench.evaluation.base import RunContext, now
 from spa_bench.evaluation.cross_app import (
     Split,
     split_by_packages,
@@ -46,7 +46,7 @@ from spa_bench.evaluation.judge_prompt import (
 )
 from spa_bench.models import ModelClient, ModelConfig, PriceTable
 from spa_bench.models.messages import Message, assistant_message, image_part, system_message, text_part
-from spa_bench.results.schema import EpisodeLog, ErrorInfo, Evidence, TokenUsage, Verdict
+from spa_bench.results.schema import EpisodeLog, ErrorInfo, Evidence, Role, TokenUsage, Verdict
 from spa_bench.tasks.model import Task
 
 T = TypeVar("T")
@@ -75,6 +75,8 @@ class _Tally:
 class JudgeEvaluator:
     """The MLLM judge. `model` is a ModelConfig or a model name (then OpenAI's endpoint)."""
 
+    role: Role = "judge"
+
     def __init__(self, model: ModelConfig | str | None = None, *, action_mode: ActionMode = "annotated",
                  with_reason: bool = True, parse_retries: int = 2, split: SplitMode = "auto",
                  split_detail: Literal["low", "high", "auto"] = "low", prices: PriceTable | None = None,
@@ -91,6 +93,12 @@ class JudgeEvaluator:
         self.split_detail: Literal["low", "high", "auto"] = split_detail
         self.client = client or ModelClient(model, prices=prices)
         self.name = judge_identity(model)
+
+    def applies(self, log: EpisodeLog) -> bool:
+        return True
+
+    def open(self, context: RunContext) -> None:
+        return None  # the client connects on the first call
 
     def close(self) -> None:
         self.client.close()
@@ -109,11 +117,12 @@ class JudgeEvaluator:
                 judgement = self._judge(log.task.instruction, frames, tally, images, None)
                 success = judgement.success
         except JudgeFailed as exc:
-            return Verdict(evaluator=self.name, success=None, evidence=tally.evidence, usage=tally.usage,
+            return Verdict(evaluator=self.name, role=self.role, success=None, evidence=tally.evidence,
+                           usage=tally.usage,
                            created_at=now(), error=ErrorInfo(kind="evaluator", type=exc.type_name,
                                                              message=str(exc)))
-        return Verdict(evaluator=self.name, success=success, evidence=tally.evidence, usage=tally.usage,
-                       created_at=now())
+        return Verdict(evaluator=self.name, role=self.role, success=success, evidence=tally.evidence,
+                       usage=tally.usage, created_at=now())
 
     # -- calls ------------------------------------------------------------------------------------
     def _ask(self, messages: list[Message], parse: Callable[[str], T], tally: _Tally, what: str,

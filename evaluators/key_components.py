@@ -10,17 +10,19 @@ components has nothing to match: the check lets the episode through and the judg
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from spa_bench.errors import ResultsError
-from spa_bench.evaluation.base import now
+from spa_bench.evaluation.base import RunContext, now
+from spa_bench.evaluation.completion import add_first_complete
 from spa_bench.evaluation.ocr import OcrEngine, default_engine, read_text
 from spa_bench.evaluation.ocr_cache import OcrCache, default_cache_path
-from spa_bench.results.layout import EPISODES
-from spa_bench.results.schema import EpisodeLog, Evidence, Verdict
+from spa_bench.results.layout import EPISODES, RunLayout
+from spa_bench.results.schema import EpisodeLog, Evidence, Role, Verdict
 
 MatchStatus = Literal["matched", "not_matched", "nothing_to_match"]
 ScreenshotLabel = int | Literal["final"]
@@ -87,8 +89,8 @@ def screenshots_last_first(log: EpisodeLog, episode_dir: Path) -> list[Screensho
     A file the log names but the folder lacks is a broken results folder (ResultsError)."""
     found: list[Screenshot] = []
     final = log.final_observation.screenshot if log.final_observation else None
-    if final is None and (episode_dir / "screenshots" / "final.png").is_file():
-        final = "screenshots/final.png"  # written by a runner that crashed before updating the log
+    if final is None and (episode_dir / RunLayout.screenshot_file("final")).is_file():
+        final = RunLayout.screenshot_file("final")  # written by a runner that crashed before the log
     if final is not None:
         found.append(Screenshot("final", final, episode_dir / final))
     for step in reversed(log.steps):
@@ -103,28 +105,50 @@ def screenshots_last_first(log: EpisodeLog, episode_dir: Path) -> list[Screensho
 
 @dataclass
 class KeyComponentsEvaluator:
-    """The evaluator `key_components:rapidocr`.
+    """The evaluator `key_components:rapidocr`, a gate: an episode whose key components are not visible
+    fails without a judge call.
 
-    `cache_path` None puts the OCR cache in the run folder (`<run>/.cache/ocr.sqlite`, found from the
-    episode folder `<run>/episodes/<id>`); `use_cache=False` always runs OCR.
+    `cache_path` None puts the OCR cache in the run folder it is opened on (`<run>/.cache/ocr.sqlite`;
+    without `open`, the run folder is found from the episode folder `<run>/episodes/<id>`);
+    `use_cache=False` always runs OCR.
     """
 
     cache_path: Path | None = None
     use_cache: bool = True
     engine: OcrEngine = field(default_factory=default_engine)
     name: str = "key_components:rapidocr"
-    _caches: dict[Path, OcrCache] = field(default_factory=dict, init=False, repr=False)
+    role: Role = "gate"
+    _cache: OcrCache | None = field(default=None, init=False, repr=False)
+    _cache_at: Path | None = field(default=None, init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
-    def _cache_for(self, episode_dir: Path) -> OcrCache | None:
+    def applies(self, log: EpisodeLog) -> bool:
+        return True  # a task without components passes the gate ("nothing to match")
+
+    def open(self, context: RunContext) -> None:
+        """Open the run's OCR cache once, before the episode threads share it."""
+        self._cache_in(context.run_dir)
+
+    def _cache_in(self, run_dir: Path) -> OcrCache | None:
         if not self.use_cache:
             return None
-        path = self.cache_path
-        if path is None:
-            root = episode_dir.parent.parent if episode_dir.parent.name == EPISODES else episode_dir
-            path = default_cache_path(root)
-        if path not in self._caches:
-            self._caches[path] = OcrCache(path)
-        return self._caches[path]
+        path = self.cache_path or default_cache_path(run_dir)
+        with self._lock:
+            if self._cache_at != path:
+                if self._cache is not None:
+                    self._cache.close()
+                self._cache, self._cache_at = OcrCache(path), path
+            return self._cache
+
+    def _cache_of(self, episode_dir: Path) -> OcrCache | None:
+        if self._cache is not None and self.cache_path is None:
+            return self._cache
+        root = episode_dir.parent.parent if episode_dir.parent.name == EPISODES else episode_dir
+        return self._cache_in(root)
+
+    def text_of(self, screenshot: Path, episode_dir: Path) -> str:
+        """The OCR text of one screenshot of an episode (through the run's cache)."""
+        return read_text(screenshot, cache=self._cache_of(episode_dir), engine=self.engine).text
 
     def match(self, log: EpisodeLog, episode_dir: Path) -> KeyComponentMatch:
         if not log.task.components:
@@ -132,24 +156,25 @@ class KeyComponentsEvaluator:
         shots = screenshots_last_first(log, episode_dir)
         if not shots:
             raise ResultsError(f"episode {log.episode_id}: no screenshots to match key components on")
-        cache = self._cache_for(episode_dir)
-        return match_texts(log.task.components, _ocr_texts(shots, cache, self.engine))
+        return match_texts(log.task.components,
+                           ((shot.label, self.text_of(shot.path, episode_dir)) for shot in shots))
 
     def evaluate(self, log: EpisodeLog, episode_dir: Path) -> Verdict:
         result = self.match(log, episode_dir)
-        return Verdict(evaluator=self.name, success=result.passes, created_at=now(),
-                       evidence=[evidence_of(result, log.task.components, self.engine.identity)])
+        verdict = Verdict(evaluator=self.name, role=self.role, success=result.passes, created_at=now(),
+                          evidence=[evidence_of(result, log.task.components, self.engine.identity)])
+        if verdict.success and not log.task.checks:  # the evidence of overdue termination
+            try:
+                add_first_complete(verdict, log, episode_dir, lambda path: self.text_of(path, episode_dir))
+            except (OSError, ResultsError):  # the verdict stands; overdue falls back to the step rule
+                pass
+        return verdict
 
     def close(self) -> None:
-        for cache in self._caches.values():
-            cache.close()
-        self._caches.clear()
-
-
-def _ocr_texts(shots: list[Screenshot], cache: OcrCache | None,
-               engine: OcrEngine) -> Iterator[tuple[ScreenshotLabel, str]]:
-    for shot in shots:
-        yield shot.label, read_text(shot.path, cache=cache, engine=engine).text
+        with self._lock:
+            if self._cache is not None:
+                self._cache.close()
+            self._cache, self._cache_at = None, None
 
 
 def _where(label: ScreenshotLabel | None) -> str:

@@ -29,9 +29,14 @@ def file_absent(reader: StateReader, args: Mapping[str, object]) -> CheckOutcome
 
 
 def file_contains(reader: StateReader, args: Mapping[str, object]) -> CheckOutcome:
-    """args: path, text. Passes when the file exists and contains `text`."""
+    """args: path, text. Passes when the file exists and contains `text`. The file's existence is read
+    first: `cat` of a missing file prints an error ("cat: PATH: No such file or directory") whose words
+    must not pass for the file's content."""
     path, text = _str_arg(args, "path"), _str_arg(args, "text")
-    content = reader.shell(f"cat {shlex.quote(path)} 2>&1")
+    exists = file_exists(reader, {"path": path})
+    if not exists.passed:
+        return CheckOutcome(False, exists.evidence)
+    content = reader.shell(f"cat {shlex.quote(path)} 2>/dev/null")
     found = text in content
     return CheckOutcome(found, f"{path}: {text!r} {'found' if found else 'not found'} "
                                f"({len(content)} characters read)")

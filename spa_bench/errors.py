@@ -17,14 +17,32 @@
         ├── DeviceTimeout         a device operation took longer than its limit
         └── DeviceCommandFailed   a command ran but reported failure (exit code, error text)
 
-Failures raise; nothing returns an error value. DeviceOffline and DeviceTimeout mark infrastructure
-failures: the scheduler retries such an episode on another device. A DeviceCommandFailed during a task's
-setup ends the episode as a harness error; agent failures are recorded as the agent's. (An action that
-makes no sense on the current screen - spa_bench.device.gesture.InvalidAction - is not an error of this
-tree: the episode records it as an invalid step and goes on.)
+Failures raise; nothing returns an error value. What an exception means for an episode is decided in
+one place, `classify` below, used by the episode (setup, step loop and final capture alike) and by the
+scheduler:
+
+    exception                        termination      kind      infrastructure (retried elsewhere)
+    DeviceOffline, DeviceTimeout     device_error     device    yes: the device, not the agent, failed
+    other DeviceError                device_error     device    yes
+    DeviceCommandFailed              harness_error    harness   no: the command would fail on any device
+                                                                (a task's setup or a harness bug)
+    KeyboardInterrupt                interrupted      harness   no (the run stops; resume runs it again)
+    anything else                    harness_error    harness   no: a bug in spa-bench, recorded with its
+                                                                traceback; the run goes on
+
+Exceptions raised by the agent itself (its `reset` or `step`, or its program) are the agent's and are
+recorded as `agent_error` before they reach `classify`. An action that makes no sense on the current
+screen (spa_bench.device.gesture.InvalidAction) is not an error of this tree: the episode records it as an
+invalid step and goes on.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ErrorTermination = Literal["device_error", "harness_error", "interrupted"]
+ErrorOrigin = Literal["device", "harness"]
 
 
 class SpaBenchError(Exception):
@@ -103,3 +121,23 @@ class DeviceTimeout(DeviceError):
 
 class DeviceCommandFailed(DeviceError):
     """A command ran on the device and reported failure."""
+
+
+@dataclass(frozen=True)
+class Classification:
+    """What an exception means for an episode: how it ends, whose error it is, whether to retry it."""
+
+    termination: ErrorTermination
+    kind: ErrorOrigin
+    infrastructure: bool
+
+
+def classify(exc: BaseException) -> Classification:
+    """The one mapping from exception to episode outcome (the table in the module docstring)."""
+    if isinstance(exc, DeviceCommandFailed):
+        return Classification("harness_error", "harness", infrastructure=False)
+    if isinstance(exc, DeviceError):
+        return Classification("device_error", "device", infrastructure=True)
+    if isinstance(exc, KeyboardInterrupt):
+        return Classification("interrupted", "harness", infrastructure=False)
+    return Classification("harness_error", "harness", infrastructure=False)

@@ -25,7 +25,7 @@ def list_agents() -> None:
     from spa_bench.errors import SpaBenchError
 
     table = Table(title="agents", title_justify="left")
-    for col in ("name", "family", "frame", "calls/step", "format defined in", "code"):
+    for col in ("name", "registered", "family", "frame", "calls/step", "format defined in", "code"):
         table.add_column(col)
     for entry in AGENTS.entries():
         family = frame = calls = source = "-"
@@ -39,7 +39,8 @@ def list_agents() -> None:
             calls, source = str(adapter.info.calls_per_step), adapter.info.format_source
         elif not family.startswith("(cannot"):
             family = _summary(entry.name)
-        table.add_row(entry.name, family, frame, calls, source, entry.target or "(registered in code)")
+        table.add_row(entry.name, entry.source, family, frame, calls, source,
+                      entry.target or "(registered in code)")
     console.print(table)
 
 

@@ -1,5 +1,5 @@
-"""`spa-bench evaluate RUN_DIR`: re-score a finished run (no agent runs), print metrics; `--calibrate`
-compares the screen-based evaluators with state-check ground truth."""
+"""`spa-bench evaluate RUN_DIR`: re-score a finished run (no agent, no device), print metrics;
+`--calibrate` compares the screen-based evaluators with state-check ground truth."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.table import Table
 
-from spa_bench.cli.common import console
+from spa_bench.cli.common import Column, cli_table, console
 from spa_bench.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -33,37 +33,44 @@ def _fmt(value: Any, kind: str = "num") -> str:
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
-def metrics_table(agents: pd.DataFrame, title: str) -> Table:
+METRICS_COLUMNS = (
+    Column("agent", right=False), Column("episodes"), Column("success"), Column("rate [95% CI]"),
+    Column("premature"), Column("time/ep"), Column("completion", wide_only=True),
+    Column("overdue", wide_only=True), Column("step ratio", wide_only=True),
+    Column("time/step", wide_only=True), Column("tokens/ep", wide_only=True), Column("cost", wide_only=True),
+    Column("eval cost", wide_only=True))
+CALIBRATION_COLUMNS = (
+    Column("evaluator", right=False), Column("lang", right=False), Column("episodes"), Column("undecided"),
+    Column("accuracy"), Column("F1"), Column("kappa"), Column("TP", wide_only=True),
+    Column("FP", wide_only=True), Column("TN", wide_only=True), Column("FN", wide_only=True),
+    Column("precision", wide_only=True), Column("recall", wide_only=True))
+
+
+def metrics_table(agents: pd.DataFrame, title: str, wide: bool = False) -> Table:
     """One row per agent: success with its 95% Wilson interval, SPA-Bench's termination rates, step
-    ratio, time, tokens and cost (agent and evaluators apart)."""
-    table = Table(title=title, title_justify="left")
-    headers = ("agent", "episodes", "success", "rate [95% CI]", "completion", "premature", "overdue",
-               "step ratio", "time/ep", "time/step", "tokens/ep", "cost", "eval cost")
-    for header in headers:
-        table.add_column(header, justify="left" if header == "agent" else "right")
+    ratio, time, tokens and cost (agent and evaluators apart; the last ones with `wide`)."""
+    rows = []
     for row in agents.to_dict(orient="records"):
         ci = f"[{_fmt(row['success_ci_low'], 'pct')}, {_fmt(row['success_ci_high'], 'pct')}]"
-        table.add_row(
+        rows.append([
             str(row["agent"]), _fmt(row["episodes"], "int"), f"{row['successes']}/{row['decided']}",
-            f"{_fmt(row['success_rate'], 'pct')} {ci}", _fmt(row["completion_rate"], "pct"),
-            _fmt(row["premature_rate"], "pct"), _fmt(row["overdue_rate"], "pct"),
-            _fmt(row["mean_step_ratio"]), f"{_fmt(row['mean_time_s'])}s", f"{_fmt(row['time_per_step_s'])}s",
+            f"{_fmt(row['success_rate'], 'pct')} {ci}", _fmt(row["premature_rate"], "pct"),
+            f"{_fmt(row['mean_time_s'])}s", _fmt(row["completion_rate"], "pct"),
+            _fmt(row["overdue_rate"], "pct"), _fmt(row["mean_step_ratio"]),
+            f"{_fmt(row['time_per_step_s'])}s",
             _fmt(row["mean_tokens"], "int") if not math.isnan(row["mean_tokens"]) else "-",
-            _fmt(row["cost_usd"], "usd"), _fmt(row["evaluator_cost_usd"], "usd"))
-    return table
+            _fmt(row["cost_usd"], "usd"), _fmt(row["evaluator_cost_usd"], "usd")])
+    return cli_table(title, METRICS_COLUMNS, rows, wide)
 
 
-def calibration_table_view(frame: pd.DataFrame, title: str) -> Table:
-    table = Table(title=title, title_justify="left")
-    headers = ("evaluator", "lang", "episodes", "undecided", "TP", "FP", "TN", "FN", "accuracy", "precision",
-               "recall", "F1", "kappa")
-    for header in headers:
-        table.add_column(header, justify="left" if header in ("evaluator", "lang") else "right")
+def calibration_table_view(frame: pd.DataFrame, title: str, wide: bool = False) -> Table:
+    rows = []
     for row in frame.to_dict(orient="records"):
-        counts = (str(row[k]) for k in ("episodes", "undecided", "tp", "fp", "tn", "fn"))
-        table.add_row(str(row["evaluator"]), str(row["language"]), *counts,
-                      *(_fmt(row[k]) for k in ("accuracy", "precision", "recall", "f1", "kappa")))
-    return table
+        rows.append([str(row["evaluator"]), str(row["language"]), str(row["episodes"]), str(row["undecided"]),
+                     _fmt(row["accuracy"]), _fmt(row["f1"]), _fmt(row["kappa"]),
+                     *(str(row[k]) for k in ("tp", "fp", "tn", "fn")),
+                     _fmt(row["precision"]), _fmt(row["recall"])])
+    return cli_table(title, CALIBRATION_COLUMNS, rows, wide)
 
 
 def _judge_options(model: str | None, base_url: str | None, key_env: str, mode: str, retries: int,
@@ -89,8 +96,9 @@ def _judge_options(model: str | None, base_url: str | None, key_env: str, mode: 
 def evaluate(
     run_dir: Path = typer.Argument(..., help="A run folder (results/<run-id>)."),
     evaluator: list[str] = typer.Option([], "--evaluator", "-e",
-                                        help="Evaluator (repeatable): key_components, judge, or a plug-in. "
-                                             "Default: key_components (+ judge with --judge-model)."),
+                                        help="Evaluator (repeatable): state, key_components, judge, or a "
+                                             "plug-in. Default: state and key_components (+ judge with "
+                                             "--judge-model)."),
     judge_model: str | None = typer.Option(None, "--judge-model", help="Judge model name (e.g. gpt-4o)."),
     judge_base_url: str | None = typer.Option(None, "--judge-base-url",
                                               help="OpenAI-compatible endpoint; default OpenAI."),
@@ -110,10 +118,18 @@ def evaluate(
     no_gate: bool = typer.Option(False, "--no-gate",
                                  help="Call the judge even where key components failed the episode."),
     calibrate: bool = typer.Option(False, "--calibrate",
-                                   help="Compare evaluators with state-check ground truth."),
+                                   help="Also run the screen-based evaluators where state checks decide, "
+                                        "and compare them with that ground truth."),
+    tasks_dir: Path | None = typer.Option(None, "--tasks-dir",
+                                          help="Current task definitions for the state checks; default "
+                                               "the folder the run's manifest names."),
     out: Path | None = typer.Option(None, "--out", help="Metrics folder; default RUN_DIR/metrics."),
+    wide: bool = typer.Option(False, "--wide", help="Every column of the tables."),
 ) -> None:
-    """Re-score a finished run without running any agent; new verdicts go beside the old ones."""
+    """Re-score a finished run without running any agent or device; new verdicts go beside the old ones.
+
+    State checks are scored from the device state each episode captured; key components (OCR) and the
+    judge run only where no state check decides, or everywhere with --calibrate."""
     from spa_bench.evaluation.export import export_report, write_csv, write_json
     from spa_bench.evaluation.metrics import compute_metrics
     from spa_bench.evaluation.pipeline import close_evaluators, make_evaluators, reevaluate_run
@@ -121,47 +137,45 @@ def evaluate(
 
     layout = RunLayout(run_dir)
     manifest = layout.read_manifest()
-    names = list(evaluator)
-    if not names and (judge_model or not calibrate):
-        names = ["key_components"] + (["judge"] if judge_model else [])
+    if tasks_dir is not None and not tasks_dir.is_dir():
+        raise ConfigError(f"--tasks-dir {tasks_dir}: no such folder")
+    names = list(evaluator) or ["state", "key_components"] + (["judge"] if judge_model else [])
     if "judge" in names and judge_model is None and judge_base_url is None:
         console.print("[yellow]no --judge-model: the judge uses gpt-4o at OpenAI[/]")
     options = {"judge": _judge_options(judge_model, judge_base_url, judge_api_key_env, judge_action_mode,
                                        judge_retries, judge_max_side, judge_price_in, judge_price_out,
                                        judge_concurrency)}
-    if names:
-        evaluators = make_evaluators(names, {k: v for k, v in options.items() if k in names})
-        try:
-            def show(outcome: EpisodeEvaluation) -> None:
-                for verdict in outcome.added:
-                    mark = {True: "[green]✓[/]", False: "[red]✗[/]", None: "[yellow]?[/]"}[verdict.success]
-                    why = f" ({verdict.error.message})" if verdict.error else ""
-                    console.print(f"{mark} {outcome.episode_id}: {verdict.evaluator}{why}", highlight=False)
+    evaluators = make_evaluators(names, {k: v for k, v in options.items() if k in names})
+    try:
+        def show(outcome: EpisodeEvaluation) -> None:
+            for verdict in outcome.added:
+                mark = {True: "[green]✓[/]", False: "[red]✗[/]", None: "[yellow]?[/]"}[verdict.success]
+                why = f" ({verdict.error.message})" if verdict.error else ""
+                console.print(f"{mark} {outcome.episode_id}: {verdict.evaluator}{why}", highlight=False)
 
-            done = reevaluate_run(layout.root, evaluators, workers=workers, gate=not no_gate, progress=show)
-        finally:
-            close_evaluators(evaluators)
-        console.print(f"{done.verdicts} new verdicts on {done.evaluated} episodes ({done.errors} evaluator "
-                      f"errors, {len(done.skipped)} episodes not scored)")
-        logs = done.logs
-    else:
-        logs = list(layout.episodes())
+        done = reevaluate_run(layout.root, evaluators, workers=workers, gate=not no_gate,
+                              calibrate=calibrate, tasks_root=tasks_dir, progress=show)
+    finally:
+        close_evaluators(evaluators)
+    console.print(f"{done.verdicts} new verdicts on {done.evaluated} episodes ({done.errors} evaluator "
+                  f"errors, {len(done.skipped)} episodes not scored)")
+    logs = done.logs
     folder = out or layout.root / "metrics"
-    if not calibrate or names:
-        report = compute_metrics(logs)
-        console.print(metrics_table(report.agents, f"run {manifest.run_id}"))
-        written = export_report(report, folder)
-        console.print(f"metrics: {', '.join(str(p) for p in written[-1:])} (+ {len(written) - 1} CSV files)")
+    report = compute_metrics(logs)
+    console.print(metrics_table(report.agents, f"run {manifest.run_id}", wide))
+    written = export_report(report, folder)
+    console.print(f"metrics: {', '.join(str(p) for p in written[-1:])} (+ {len(written) - 1} CSV files)")
     if calibrate:
         from spa_bench.evaluation.calibration import calibration_table
 
         frame = calibration_table(logs)
         if frame.empty:
             console.print("[yellow]nothing to calibrate: no episode of a task with checks has both a state "
-                          "verdict and another evaluator's verdict; score the run first with "
-                          f"`spa-bench evaluate {run_dir}` (add --judge-model M for the judge)[/]")
+                          "verdict and another evaluator's verdict (add --judge-model M for the judge, "
+                          "or -e key_components)[/]")
             return
-        console.print(calibration_table_view(frame, f"evaluators vs state checks, run {manifest.run_id}"))
+        console.print(calibration_table_view(frame, f"evaluators vs state checks, run {manifest.run_id}",
+                                             wide))
         write_csv(frame, folder / "calibration.csv")
         write_json(frame, folder / "calibration.json")
         console.print(f"calibration: {folder / 'calibration.csv'}")

@@ -20,20 +20,24 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from spa_bench.cli.common import console, console_err
+from spa_bench.cli.common import Column, cli_table, console, console_err
 from spa_bench.cli.tasks import AppOpt, CatOpt, DiffOpt, LangOpt, SuiteOpt, TaskOpt, TasksDir, build_filter
 from spa_bench.errors import ConfigError
+from spa_bench.runner.events import Events
 
 if TYPE_CHECKING:
     from spa_bench.device.device import Device
-    from spa_bench.errors import DeviceError
     from spa_bench.models.config import ModelConfig
     from spa_bench.results.schema import EpisodeLog
     from spa_bench.runner.run import RunResult
     from spa_bench.runner.scheduler import Attempt
 
+SUMMARY_COLUMNS = (Column("agent", right=False), Column("episodes"), Column("success"), Column("rate"),
+                   Column("errors"), Column("steps/ep"), Column("time/ep"),
+                   Column("said done", wide_only=True), Column("undecided", wide_only=True))
 
-class ProgressEvents:
+
+class ProgressEvents(Events):
     """Scheduler events shown as a rich progress bar plus one line per notable event."""
 
     def __init__(self, progress: Progress, total: int) -> None:
@@ -59,17 +63,19 @@ class ProgressEvents:
             self._update()
 
     def finished(self, log: EpisodeLog) -> None:
+        from spa_bench.evaluation.policy import decide_success
+
+        success = decide_success(log).success
         with self.lock:
             self.running -= 1
-            state = next((v for v in log.verdicts if v.evaluator == "state"), None)
-            if state is not None and state.success is not None:
+            if success is not None:
                 self.judged += 1
-                self.passed += int(state.success)
+                self.passed += int(success)
             if log.termination in ("agent_error", "harness_error"):
                 self.failed += 1
             self._update(advance=1 if log.termination != "interrupted" else 0)
 
-    def retrying(self, attempt: Attempt, device: Device, error: DeviceError) -> None:
+    def retrying(self, attempt: Attempt, device: Device, error: BaseException) -> None:
         with self.lock:
             self.running -= 1
             self._update()
@@ -87,25 +93,27 @@ class ProgressEvents:
         self.progress.console.print(f"[red]✗[/] {attempt.job.episode_id}: gave up: {error}")
 
 
-def summary_table(result: RunResult) -> Table:
+def summary_table(result: RunResult, wide: bool = False) -> Table:
+    """Per agent: success as the one policy decides it (spa_bench.evaluation.policy), the same figure
+    the metrics and the report show; undecided episodes (no verdict yet, evaluator errors,
+    infrastructure failures) are left out of the rate."""
+    from spa_bench.evaluation.policy import decide_success
+
     by_agent: dict[str, list[EpisodeLog]] = {}
     for log in result.logs:
         by_agent.setdefault(log.agent.name, []).append(log)
-    table = Table(title=f"run {result.manifest.run_id}", title_justify="left")
-    for col in ("agent", "episodes", "success", "rate", "said done", "errors", "mean steps", "mean time"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+    rows = []
     for agent, logs in sorted(by_agent.items()):
-        states = [v.success for log in logs for v in log.verdicts if v.evaluator == "state"]
-        judged = [s for s in states if s is not None]
-        passed = sum(1 for s in judged if s)
+        decided = [s for s in (decide_success(log).success for log in logs) if s is not None]
+        passed = sum(1 for s in decided if s)
         errors = sum(1 for log in logs if log.termination in ("agent_error", "harness_error", "device_error"))
         done = sum(1 for log in logs if log.termination == "done")
         steps = sum(len(log.steps) for log in logs) / len(logs)
         secs = sum(log.timings.total_s for log in logs) / len(logs)
-        rate = f"{100 * passed / len(judged):.1f}%" if judged else "n/a"
-        table.add_row(agent, str(len(logs)), f"{passed}/{len(judged)}", rate, str(done), str(errors),
-                      f"{steps:.1f}", f"{secs:.1f}s")
-    return table
+        rate = f"{100 * passed / len(decided):.1f}%" if decided else "n/a"
+        rows.append([agent, str(len(logs)), f"{passed}/{len(decided)}", rate, str(errors), f"{steps:.1f}",
+                     f"{secs:.1f}s", str(done), str(len(logs) - len(decided))])
+    return cli_table(f"run {result.manifest.run_id}", SUMMARY_COLUMNS, rows, wide)
 
 
 def _install_sigint(stop: threading.Event) -> None:
@@ -163,6 +171,7 @@ def run(
     judge_base_url: str | None = typer.Option(None, "--judge-base-url", help="The judge's endpoint."),
     judge_api_key_env: str = typer.Option("OPENAI_API_KEY", "--judge-api-key-env",
                                           help="Environment variable with the judge's key ('' = none)."),
+    wide: bool = typer.Option(False, "--wide", help="Every column of the summary table."),
 ) -> None:
     """Run agents on tasks and write results/<run-id>/ (manifest, episode logs, screenshots)."""
     from spa_bench.runner.config import AgentConfig, RunConfig, load_agent_config_file, parse_agent_args
@@ -204,7 +213,7 @@ def run(
         with Progress(*columns, console=console, transient=False) as progress:
             events = ProgressEvents(progress, total=0)
             result = run_benchmark(config, events, stop, _argv())
-    console.print(summary_table(result))
+    console.print(summary_table(result, wide))
     s = result.summary
     if s.removed_devices:
         for serial, reason in s.removed_devices.items():

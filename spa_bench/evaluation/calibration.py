@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from spa_bench.evaluation.base import family
+from spa_bench.evaluation.base import role_of
 from spa_bench.evaluation.pipeline import evaluable
-from spa_bench.evaluation.policy import JUDGE, KEY_COMPONENTS, STATE, latest
+from spa_bench.evaluation.policy import current_verdicts, decide_from_screen, decide_success
 from spa_bench.results.schema import EpisodeLog
 
 if TYPE_CHECKING:
@@ -107,37 +107,25 @@ def agreement(evaluator: str, language: str, pairs: Iterable[Pair]) -> Agreement
     return Agreement(evaluator, language, episodes, **counts)
 
 
-def _pipeline_prediction(log: EpisodeLog) -> tuple[bool | None, bool]:
-    """What the coarse-to-fine pipeline says (as the policy reads it without checks); second value False
-    when the episode lacks the verdicts to say anything."""
-    kc = latest(log, KEY_COMPONENTS) if log.task.components else None
-    judge = latest(log, JUDGE)
-    if log.task.components and kc is None:
-        return None, False
-    if kc is not None and kc.success is False:
-        return False, True
-    if judge is None:
-        return None, False
-    return (judge.success if kc is None or kc.success else None), True
-
-
 def calibration_pairs(logs: Iterable[EpisodeLog]) -> dict[str, list[Pair]]:
-    """Labelled examples per evaluator identity, from episodes with a decided state verdict."""
+    """Labelled examples per evaluator identity, from episodes whose ground truth decided: truth is
+    the policy's decision, predictions are the latest verdict of every other evaluator, and the
+    gates-then-judges combination as the policy reads it without ground truth (where a judge spoke)."""
     pairs: dict[str, list[Pair]] = {}
     for log in logs:
         if not log.task.checks or not evaluable(log):
             continue
-        state = latest(log, STATE)
-        if state is None or state.success is None:
+        truth = decide_success(log).success
+        if truth is None:
             continue
-        latest_by_identity = {v.evaluator: v for v in log.verdicts if family(v.evaluator) != STATE}
+        latest_by_identity = {v.evaluator: v for v in log.verdicts if role_of(v) != "ground_truth"}
         for identity, verdict in latest_by_identity.items():
             pairs.setdefault(identity, []).append(
-                Pair(log.episode_id, log.task.language, state.success, verdict.success))
-        predicted, known = _pipeline_prediction(log)
-        if known and latest(log, JUDGE) is not None:
-            pairs.setdefault(PIPELINE, []).append(Pair(log.episode_id, log.task.language, state.success,
-                                                       predicted))
+                Pair(log.episode_id, log.task.language, truth, verdict.success))
+        if current_verdicts(log, "judge") and (current_verdicts(log, "gate") or not log.task.components):
+            screen = decide_from_screen(log)
+            pairs.setdefault(PIPELINE, []).append(Pair(log.episode_id, log.task.language, truth,
+                                                       screen.success))
     return pairs
 
 

@@ -17,26 +17,17 @@ recorded as evidence so that a reader can check it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import Literal
 
 from spa_bench.evaluation.annotate import trajectory
-from spa_bench.evaluation.ocr import OcrEngine, read_text
 from spa_bench.results.schema import EpisodeLog, Evidence, Verdict
-
-if TYPE_CHECKING:
-    from spa_bench.evaluation.ocr_cache import OcrCache
 
 FIRST_COMPLETE = "first_complete_step"
 
-
-class OcrSource(Protocol):
-    """What we need of the key-component evaluator: its OCR engine and its (run's) OCR cache."""
-
-    engine: OcrEngine
-
-    def _cache_for(self, episode_dir: Path) -> OcrCache | None:
-        ...
+TextOf = Callable[[Path], str]
+"""The OCR text of a screenshot file (the key-component evaluator's, through the run's OCR cache)."""
 
 
 def _normalise(text: str) -> str:
@@ -44,26 +35,26 @@ def _normalise(text: str) -> str:
     return "".join(text.split()).casefold()
 
 
-def first_complete(log: EpisodeLog, episode_dir: Path, source: OcrSource) -> int | Literal["final"] | None:
+def first_complete(log: EpisodeLog, episode_dir: Path, text_of: TextOf) -> int | Literal["final"] | None:
     """The first screenshot, in the order they were taken, that shows every key component (a step
-    index, or "final"); None when none does or the task has no components. Uses the evaluator's OCR
-    cache, so after its own search this costs at most the screenshots it did not read."""
+    index, or "final"); None when none does or the task has no components. `text_of` reads through
+    the evaluator's OCR cache, so after its own search this costs at most the screenshots it did not
+    read."""
     wanted = [_normalise(c) for c in log.task.components]
     if not wanted:
         return None
-    cache = source._cache_for(episode_dir)  # the evaluator's own cache: shared, and already filled
     for frame in trajectory(log, episode_dir):
-        flat = _normalise(read_text(frame.path, cache=cache, engine=source.engine).text)
+        flat = _normalise(text_of(frame.path))
         if all(c in flat for c in wanted):
             return frame.step
     return None
 
 
-def add_first_complete(verdict: Verdict, log: EpisodeLog, episode_dir: Path, source: OcrSource) -> None:
+def add_first_complete(verdict: Verdict, log: EpisodeLog, episode_dir: Path, text_of: TextOf) -> None:
     """Attach the first-complete step to a passing key-component verdict (in place)."""
     if not verdict.success or not log.task.components:
         return
-    label = first_complete(log, episode_dir, source)
+    label = first_complete(log, episode_dir, text_of)
     if label is None:
         return
     where = "the final screenshot" if label == "final" else f"the screenshot before step {label}"
@@ -72,18 +63,17 @@ def add_first_complete(verdict: Verdict, log: EpisodeLog, episode_dir: Path, sou
                                      details={FIRST_COMPLETE: label}))
 
 
-def first_complete_step(verdict: Verdict | None) -> int | str | None:
-    """The recorded first-complete step of a key-component verdict, if any."""
-    if verdict is None:
-        return None
-    for evidence in verdict.evidence:
-        if FIRST_COMPLETE in evidence.details:
-            value = evidence.details[FIRST_COMPLETE]
-            return value if isinstance(value, int | str) else None
+def first_complete_step(verdicts: Iterable[Verdict | None]) -> int | str | None:
+    """The first-complete step recorded in any of these verdicts' evidence, if any."""
+    for verdict in verdicts:
+        for evidence in verdict.evidence if verdict is not None else ():
+            if FIRST_COMPLETE in evidence.details:
+                value = evidence.details[FIRST_COMPLETE]
+                return value if isinstance(value, int | str) else None
     return None
 
 
-def is_overdue(log: EpisodeLog, success: bool | None, kc_verdict: Verdict | None) -> bool | None:
+def is_overdue(log: EpisodeLog, success: bool | None, verdicts: Iterable[Verdict | None]) -> bool | None:
     """The overdue rule of the module docstring; None when success is undecided."""
     if success is None:
         return None
@@ -93,5 +83,5 @@ def is_overdue(log: EpisodeLog, success: bool | None, kc_verdict: Verdict | None
         return True
     if log.task.checks or log.termination != "done" or not log.steps:
         return False
-    k = first_complete_step(kc_verdict)
+    k = first_complete_step(verdicts)
     return isinstance(k, int) and k < log.steps[-1].index

@@ -21,13 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from spa_bench.evaluation.completion import is_overdue
-from spa_bench.evaluation.policy import (
-    INFRASTRUCTURE,
-    KEY_COMPONENTS,
-    SuccessDecision,
-    decide_success,
-    latest,
-)
+from spa_bench.evaluation.policy import INFRASTRUCTURE, SuccessDecision, current_verdicts, decide_success
 from spa_bench.results.schema import EpisodeLog, TokenUsage
 
 if TYPE_CHECKING:
@@ -114,7 +108,7 @@ def episode_row(log: EpisodeLog, policy: Policy = decide_success) -> dict[str, A
         "success": success, "success_source": decision.source, "success_reason": decision.reason,
         "completed": completed,
         "premature": None if success is None else (completed and not success),
-        "overdue": is_overdue(log, success, latest(log, KEY_COMPONENTS)),
+        "overdue": is_overdue(log, success, current_verdicts(log, "gate")),
         "steps": steps, "golden_steps": task.golden_steps,
         "step_ratio": steps / task.golden_steps if success else NAN,
         "time_s": time_s, "time_per_step_s": _per_step(time_s, steps),

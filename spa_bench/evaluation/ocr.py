@@ -1,5 +1,11 @@
 """Reading the text of a screenshot with RapidOCR (ONNX models shipped inside the wheel, no download).
 
+Text is detected on the screenshot scaled to at most DETECTION_SIDE pixels on its longer side (a
+540-pixel short side on a 1080x2400 phone) and recognised on crops of the full-size image: detection
+is most of the cost and finds the same lines at that size on phone screens (benchmarks/ocr_speed.py
+compares the strings and the times against rapidocr's default, which detects at full size). The
+text-direction classifier is off: a screenshot's text is never upside down.
+
 Creating the engine imports OpenCV and onnxruntime and takes seconds, so it happens once per process,
 on first use, and every call goes through one lock (`RapidOCR.__call__` mutates shared settings, so it
 is not safe to call from two threads at once). Results are cached by image content (see ocr_cache), so
@@ -56,25 +62,31 @@ class OcrResult:
         return "\n".join(line.text for line in self.lines)
 
 
-def engine_identity() -> str:
-    """Names the engine and its models (they ship with the wheel, so the version fixes them), without
-    importing it; cache entries made by another engine version are not reused."""
+DETECTION_SIDE = 1200
+"""Longest side of the image text detection runs on (None: rapidocr's default, full size)."""
+
+
+def engine_identity(detection_side: int | None = DETECTION_SIDE) -> str:
+    """Names the engine, its models (they ship with the wheel, so the version fixes them) and the
+    detection size, without importing it; cache entries made otherwise are not reused."""
     try:
         version = metadata.version("rapidocr")
     except metadata.PackageNotFoundError:
         version = "missing"
-    return f"rapidocr-{version}"
+    return f"rapidocr-{version}-nocls" + (f"-det{detection_side}" if detection_side else "")
 
 
 class OcrEngine:
     """A lazily created RapidOCR engine behind a lock. One per process is enough: see `default_engine`."""
 
-    def __init__(self) -> None:
+    def __init__(self, detection_side: int | None = DETECTION_SIDE) -> None:
         self._lock = threading.Lock()
         self._engine: Any = None
-        self.identity = engine_identity()
+        self.detection_side = detection_side
+        self.identity = engine_identity(detection_side)
         self.created_in_s: float | None = None
         self.recognitions = 0  # images actually read (cache misses), for statistics and benchmarks
+        self.busy_s = 0.0  # time spent recognising them
 
     def _create(self) -> Any:
         try:
@@ -84,7 +96,11 @@ class OcrEngine:
                               "pip install rapidocr onnxruntime") from exc
         started = time.perf_counter()
         # log_level warning: rapidocr logs every model load at info level, which floods a run's output.
-        engine = RapidOCR(params={"Global.log_level": "warning"})
+        # no text-direction classifier: screenshots are never upside down, and it costs a model call per line
+        params: dict[str, Any] = {"Global.log_level": "warning", "Global.use_cls": False}
+        if self.detection_side:
+            params.update({"Det.limit_type": "max", "Det.limit_side_len": self.detection_side})
+        engine = RapidOCR(params=params)
         self.created_in_s = time.perf_counter() - started
         return engine
 
@@ -98,6 +114,7 @@ class OcrEngine:
             output = self._engine(rgb)
             seconds = time.perf_counter() - started
             self.recognitions += 1
+            self.busy_s += seconds
         return OcrResult(lines=_lines_of(output), engine=self.identity, seconds=seconds)
 
 

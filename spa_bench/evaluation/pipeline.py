@@ -1,12 +1,14 @@
 """Running evaluators on finished episodes: after each episode of a run, or over a whole run folder again.
 
-Verdicts are appended to the episode log with the evaluator's identity ("key_components:rapidocr",
-"judge:gpt-4o@api.openai.com"); nothing already there is changed, so a re-evaluation with another judge
-sits beside the old verdicts and the policy reads the latest of each family. Order and gating follow
-SPA-Bench's coarse-to-fine method: key components run first, and on a task without state checks whose
-key components are not visible the judge is not called (the policy fails the episode anyway). On tasks
-with checks every requested evaluator runs: their verdicts decide nothing there, but they are what
-`--calibrate` compares with the state-check ground truth.
+Verdicts are appended to the episode log with the evaluator's identity ("state", "key_components:rapidocr",
+"judge:gpt-4o@api.openai.com") and role; nothing already there is changed, so a re-evaluation with
+another judge sits beside the old verdicts and the policy reads the latest of each family (inspect_ai's
+score action "append"). Every evaluator is handled alike, by its role: ground truth first, then gates,
+informational ones, judges. Where ground truth decides (a task with success checks) the screen-based
+evaluators (gates and judges) are not run - their verdicts could not change the outcome, and OCR and
+judge calls cost - unless `calibrate` asks for them, to compare them with the ground truth;
+informational evaluators run wherever they apply. On other tasks SPA-Bench's
+coarse-to-fine gating holds: a judge is not called once a gate failed the episode.
 
 An evaluator that raises is recorded as a verdict with success None and the error (kind "evaluator").
 """
@@ -23,20 +25,26 @@ from pathlib import Path
 from typing import Any
 
 from spa_bench.errors import ConfigError, ResultsError
-from spa_bench.evaluation.base import EVALUATORS, Evaluator, family, now
-from spa_bench.evaluation.policy import INFRASTRUCTURE, JUDGE, KEY_COMPONENTS, latest
+from spa_bench.evaluation.base import EVALUATORS, Evaluator, RunContext, family, now
+from spa_bench.evaluation.policy import INFRASTRUCTURE, current_verdicts
 from spa_bench.results.layout import RunLayout
-from spa_bench.results.schema import EpisodeLog, ErrorInfo, Verdict
+from spa_bench.results.schema import EpisodeLog, ErrorInfo, Role, Verdict
+
+ROLE_ORDER: dict[Role, int] = {"ground_truth": 0, "gate": 1, "informational": 2, "judge": 3}
 
 
 def run_evaluator(evaluator: Evaluator, log: EpisodeLog, episode_dir: Path) -> Verdict:
-    """One verdict; an exception becomes an evaluator-error verdict instead of stopping the run."""
+    """One verdict, with the evaluator's role; an exception becomes an evaluator-error verdict instead
+    of stopping the run."""
     try:
-        return evaluator.evaluate(log, episode_dir)
+        verdict = evaluator.evaluate(log, episode_dir)
     except Exception as exc:
-        return Verdict(evaluator=evaluator.name, success=None, created_at=now(),
-                       error=ErrorInfo(kind="evaluator", type=type(exc).__name__, message=str(exc),
-                                       traceback=traceback.format_exc()))
+        verdict = Verdict(evaluator=evaluator.name, success=None, created_at=now(),
+                          error=ErrorInfo(kind="evaluator", type=type(exc).__name__, message=str(exc),
+                                          traceback=traceback.format_exc()))
+    if verdict.role is None:
+        verdict.role = evaluator.role
+    return verdict
 
 
 def evaluable(log: EpisodeLog) -> bool:
@@ -44,10 +52,9 @@ def evaluable(log: EpisodeLog) -> bool:
     return log.status == "finished" and log.termination not in INFRASTRUCTURE
 
 
-def _reads_ocr(evaluator: Evaluator) -> bool:
-    """The key-component evaluator (or one like it): it has an OCR engine and a per-run OCR cache."""
-    return family(evaluator.name) == KEY_COMPONENTS and hasattr(evaluator, "engine") \
-        and hasattr(evaluator, "_cache_for")
+def ground_truth_decides(log: EpisodeLog) -> bool:
+    """The policy decides this episode by ground truth alone (see policy.decide_success)."""
+    return bool(log.task.checks) or bool(current_verdicts(log, "ground_truth"))
 
 
 @dataclass
@@ -58,24 +65,22 @@ class EpisodeEvaluation:
 
 
 def evaluate_episode(log: EpisodeLog, episode_dir: Path, evaluators: Sequence[Evaluator], *,
-                     gate: bool = True) -> EpisodeEvaluation:
-    """Run the evaluators on one episode (key components first) and append their verdicts to the log."""
-    from spa_bench.evaluation.completion import add_first_complete
-
+                     gate: bool = True, calibrate: bool = False) -> EpisodeEvaluation:
+    """Run the evaluators that have something to decide on one episode (ground truth first) and append
+    their verdicts to the log. `calibrate` runs the screen-based ones where ground truth decides too."""
     outcome = EpisodeEvaluation(log.episode_id)
-    ordered = sorted(evaluators, key=lambda e: 0 if family(e.name) == KEY_COMPONENTS else 1)
-    for evaluator in ordered:
-        if family(evaluator.name) == JUDGE and gate and not log.task.checks and log.task.components:
-            kc = latest(log, KEY_COMPONENTS)
-            if kc is not None and kc.success is False:
-                outcome.skipped.append(f"{evaluator.name}: key components not visible")
-                continue
+    for evaluator in sorted(evaluators, key=lambda e: ROLE_ORDER.get(e.role, len(ROLE_ORDER))):
+        if not evaluator.applies(log):
+            outcome.skipped.append(f"{evaluator.name}: does not apply to this episode")
+            continue
+        if evaluator.role in ("gate", "judge") and ground_truth_decides(log) and not calibrate:
+            outcome.skipped.append(f"{evaluator.name}: decided by the ground truth")
+            continue
+        failed = [family(v.evaluator) for v in current_verdicts(log, "gate") if v.success is False]
+        if evaluator.role == "judge" and gate and failed and not ground_truth_decides(log):
+            outcome.skipped.append(f"{evaluator.name}: {'+'.join(failed)} failed the episode")
+            continue
         verdict = run_evaluator(evaluator, log, episode_dir)
-        if _reads_ocr(evaluator) and verdict.success and not log.task.checks:
-            try:
-                add_first_complete(verdict, log, episode_dir, evaluator)  # type: ignore[arg-type]
-            except Exception:  # the verdict stands; overdue then falls back to the step-limit rule
-                pass
         log.verdicts.append(verdict)
         outcome.added.append(verdict)
     return outcome
@@ -88,11 +93,14 @@ def make_evaluators(names: Iterable[str],
     return [EVALUATORS.get(name)(**options.get(name, {})) for name in names]
 
 
+def open_evaluators(evaluators: Iterable[Evaluator], context: RunContext) -> None:
+    for evaluator in evaluators:
+        evaluator.open(context)
+
+
 def close_evaluators(evaluators: Iterable[Evaluator]) -> None:
     for evaluator in evaluators:
-        close = getattr(evaluator, "close", None)
-        if callable(close):
-            close()
+        evaluator.close()
 
 
 @dataclass
@@ -107,13 +115,18 @@ class Reevaluation:
 
 
 def reevaluate_run(run_dir: Path, evaluators: Sequence[Evaluator], *, workers: int = 4, gate: bool = True,
+                   calibrate: bool = False, tasks_root: Path | None = None,
                    select: Callable[[EpisodeLog], bool] | None = None,
                    progress: Callable[[EpisodeEvaluation], None] | None = None) -> Reevaluation:
-    """Evaluate every finished episode of a run folder again, without running any agent, and rewrite
-    each log with the new verdicts appended. Episodes are evaluated `workers` at a time (judge calls
-    wait on the network; OCR takes its own lock)."""
+    """Evaluate every finished episode of a run folder again, without running any agent or device, and
+    rewrite each log that got new verdicts. Episodes are evaluated `workers` at a time (judge calls wait
+    on the network; OCR takes its own lock). The evaluators are opened on the run (and left open: the
+    caller closes them). `tasks_root`: where the state checks' current definitions are (default: the
+    folder the run's manifest names, when it still exists)."""
     layout = RunLayout(run_dir)
-    layout.read_manifest()  # a clear error when this is not a run folder
+    manifest = layout.read_manifest()  # a clear error when this is not a run folder
+    if tasks_root is None and Path(manifest.tasks_root).is_dir():
+        tasks_root = Path(manifest.tasks_root)
     logs = list(layout.episodes())
     if not logs:
         raise ResultsError(f"{run_dir}: the run has no episode logs")
@@ -126,12 +139,14 @@ def reevaluate_run(run_dir: Path, evaluators: Sequence[Evaluator], *, workers: i
             result.skipped[log.episode_id] = "not selected"
         else:
             todo.append(log)
-    _open_caches(evaluators, layout, todo)
+    open_evaluators(evaluators, RunContext(layout.root, tasks_root, manifest.seed))
     lock = threading.Lock()
 
     def one(log: EpisodeLog) -> None:
-        outcome = evaluate_episode(log, layout.episode_dir(log.episode_id), evaluators, gate=gate)
-        layout.write_episode(log)
+        outcome = evaluate_episode(log, layout.episode_dir(log.episode_id), evaluators, gate=gate,
+                                   calibrate=calibrate)
+        if outcome.added:
+            layout.write_episode(log)
         with lock:
             result.evaluated += 1
             result.verdicts += len(outcome.added)
@@ -145,21 +160,15 @@ def reevaluate_run(run_dir: Path, evaluators: Sequence[Evaluator], *, workers: i
     return result
 
 
-def _open_caches(evaluators: Sequence[Evaluator], layout: RunLayout, logs: list[EpisodeLog]) -> None:
-    """Open the key-component evaluators' OCR caches before the threads start (they open lazily)."""
-    if logs:
-        for evaluator in evaluators:
-            if _reads_ocr(evaluator):
-                evaluator._cache_for(layout.episode_dir(logs[0].episode_id))  # type: ignore[attr-defined]
-
-
 class RunEvaluators:
-    """The evaluators a run applies after each episode of a task without state checks: key components,
-    and the judge when a judge model is configured. Built on first need (the OCR engine and the model
-    client are not made for runs whose tasks all have checks), shared by every episode thread."""
+    """The evaluators a run applies after each episode: the state checks (ground truth, from the
+    captured state) always; with `screen`, key components and - when a judge model is configured - the
+    judge, which only run where no ground truth decides. Built and opened on first need (the OCR
+    engine and the model client are not made for runs that never need them), shared by every episode
+    thread."""
 
-    def __init__(self, judge: dict[str, Any] | None = None) -> None:
-        self.judge = judge
+    def __init__(self, run_dir: Path, judge: dict[str, Any] | None = None, screen: bool = True) -> None:
+        self.run_dir, self.judge, self.screen = run_dir, judge, screen
         model = (judge or {}).get("model")
         if model is not None and not isinstance(model, str) and model.needs_key() \
                 and not (model.api_key_env and os.environ.get(model.api_key_env)):
@@ -172,20 +181,26 @@ class RunEvaluators:
     def get(self) -> list[Evaluator]:
         with self._lock:
             if self._evaluators is None:
-                names = ["key_components"] + (["judge"] if self.judge is not None else [])
-                self._evaluators = make_evaluators(names, {"judge": self.judge or {}})
+                names = ["state"]
+                if self.screen:
+                    names += ["key_components"] + (["judge"] if self.judge is not None else [])
+                evaluators = make_evaluators(names, {"judge": self.judge or {}})
+                # the log's own checks: they are exactly what the episode captured
+                open_evaluators(evaluators, RunContext(self.run_dir))
+                self._evaluators = evaluators
             return self._evaluators
 
     def after_episode(self, log: EpisodeLog, episode_dir: Path) -> bool:
-        """Evaluate one finished episode if its task has no checks; True when verdicts were added."""
-        if log.task.checks or not evaluable(log):
+        """Evaluate one finished episode; True when verdicts were added."""
+        if not evaluable(log):
             return False
         try:
             return bool(evaluate_episode(log, episode_dir, self.get()).added)
-        except Exception as exc:  # e.g. the OCR engine cannot load: the episode stands, unscored
-            log.verdicts.append(Verdict(evaluator="key_components", success=None, created_at=now(),
-                                        error=ErrorInfo(kind="evaluator", type=type(exc).__name__,
-                                                        message=str(exc))))
+        except Exception as exc:  # e.g. an evaluator cannot be built: the episode stands, unscored
+            log.verdicts.append(Verdict(evaluator="evaluation", role="informational", success=None,
+                                        created_at=now(), error=ErrorInfo(kind="evaluator",
+                                                                          type=type(exc).__name__,
+                                                                          message=str(exc))))
             return True
 
     def close(self) -> None:

@@ -1,18 +1,18 @@
 """Which verdicts decide whether an episode succeeded: one function, `decide_success`.
 
-An episode can carry several verdicts (state checks, key components, an MLLM judge, and repeats of
-them after re-evaluation). Metrics need one answer per episode, and the answer must be the same in
-every table and report, so the policy lives here and nowhere else.
+An episode can carry several verdicts (state checks, key components, an MLLM judge, a plug-in, and
+repeats of them after re-evaluation). Metrics need one answer per episode, and the answer must be the
+same in the run summary, `spa-bench evaluate`, the metrics and the report, so the policy lives here and
+nowhere else. It reads each verdict's role (spa_bench.evaluation.base.role_of), never an evaluator's
+name: a registered third-party evaluator counts exactly as a built-in of the same role does.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spa_bench.evaluation.base import family
-from spa_bench.results.schema import EpisodeLog, Termination, Verdict
-
-STATE, KEY_COMPONENTS, JUDGE = "state", "key_components", "judge"
+from spa_bench.evaluation.base import family, role_of
+from spa_bench.results.schema import EpisodeLog, Role, Termination, Verdict
 
 INFRASTRUCTURE: frozenset[Termination] = frozenset({"device_error", "harness_error", "interrupted"})
 """Terminations that say nothing about the agent: such episodes get no success value."""
@@ -23,7 +23,7 @@ class SuccessDecision:
     """success None = undecided (infrastructure failure, evaluator error, or a verdict still missing)."""
 
     success: bool | None
-    source: str  # which verdicts decided: "state", "key_components", "judge", "key_components+judge", ""
+    source: str  # the evaluator families that decided, joined by "+" ("state", "key_components+judge")
     reason: str
 
 
@@ -34,46 +34,73 @@ def latest(log: EpisodeLog, name: str) -> Verdict | None:
     return found[-1] if found else None
 
 
+def current_verdicts(log: EpisodeLog, role: Role) -> list[Verdict]:
+    """The latest verdict of each evaluator family of this role, in order of first appearance."""
+    by_family: dict[str, Verdict] = {}
+    for verdict in log.verdicts:
+        if role_of(verdict) == role:
+            by_family.pop(family(verdict.evaluator), None)  # keep the order of the latest ones
+            by_family[family(verdict.evaluator)] = verdict
+    return list(by_family.values())
+
+
+def _names(verdicts: list[Verdict]) -> str:
+    return "+".join(family(v.evaluator) for v in verdicts)
+
+
 def decide_success(log: EpisodeLog, *, key_components_alone: bool = False) -> SuccessDecision:
-    """The verdict policy.
+    """The verdict policy, by roles.
 
     1. An episode that ended by an infrastructure failure (device, harness, Ctrl-C) is undecided.
-    2. A task with success checks is decided by the last "state" verdict, and by nothing else: device
-       state is ground truth, and what the screen shows cannot overrule it.
-    3. Otherwise SPA-Bench's coarse-to-fine order: key components that are not visible fail the episode
-       (the judge is not needed); else the judge decides. A task without key components has nothing to
-       match, so only the judge counts. Without a judge verdict the episode is undecided, unless
-       `key_components_alone` is set, which accepts a key-component match as success (an optimistic
-       reading, for runs evaluated without a judge; SPA-Bench never does this).
-    An evaluator that could not decide (success None) leaves the episode undecided unless another
-    verdict in the chain already failed it.
+    2. A task with success checks is decided by its ground-truth verdicts (every family's latest must
+       pass), and by nothing else: device state is ground truth, and what the screen shows cannot
+       overrule it. No ground-truth verdict yet: undecided.
+    3. Otherwise `decide_from_screen`, SPA-Bench's coarse-to-fine order.
+    Informational verdicts never count.
     """
     if log.termination in INFRASTRUCTURE:
         return SuccessDecision(None, "", f"infrastructure failure ({log.termination})")
-    if log.task.checks:
-        state = latest(log, STATE)
-        if state is None:
-            return SuccessDecision(None, "", "no state verdict")
-        why = "state checks passed" if state.success else \
-            "state checks failed" if state.success is False else "state evaluator could not decide"
-        return SuccessDecision(state.success, STATE, why)
+    truth = current_verdicts(log, "ground_truth")
+    if log.task.checks or truth:
+        if not truth:
+            return SuccessDecision(None, "", "no ground-truth (state) verdict")
+        source = _names(truth)
+        if any(v.success is False for v in truth):
+            return SuccessDecision(False, source, f"{source}: checks failed")
+        if any(v.success is None for v in truth):
+            return SuccessDecision(None, "", f"{source} could not decide")
+        return SuccessDecision(True, source, f"{source}: checks passed")
+    return decide_from_screen(log, key_components_alone=key_components_alone)
 
-    kc_ok: bool | None = True
-    if log.task.components:
-        kc = latest(log, KEY_COMPONENTS)
-        kc_ok = kc.success if kc is not None else None
-        if kc_ok is False:
-            return SuccessDecision(False, KEY_COMPONENTS, "key components not visible")
-    judge = latest(log, JUDGE)
-    judge_ok = judge.success if judge is not None else None
-    if judge_ok is False:
-        return SuccessDecision(False, JUDGE, "the judge found the task not done")
-    if judge_ok is True and kc_ok is True:
-        source = f"{KEY_COMPONENTS}+{JUDGE}" if log.task.components else JUDGE
-        return SuccessDecision(True, source, "the judge found the task done")
-    if judge is None and kc_ok is True and log.task.components and key_components_alone:
-        return SuccessDecision(True, KEY_COMPONENTS, "key components visible (no judge verdict)")
-    if kc_ok is None:
-        return SuccessDecision(None, "", "no key-component verdict" if latest(log, KEY_COMPONENTS) is None
-                               else "key-component evaluator could not decide")
-    return SuccessDecision(None, "", "no judge verdict" if judge is None else "the judge could not decide")
+
+def decide_from_screen(log: EpisodeLog, *, key_components_alone: bool = False) -> SuccessDecision:
+    """Gates, then judges (what the policy uses without ground truth; calibration compares it with the
+    ground truth where both exist).
+
+    A gate that failed fails the episode (SPA-Bench: key components not visible, the judge is not
+    needed). A task with key components needs a gate verdict. Then every judge family's latest verdict
+    must pass. Without a judge verdict the episode is undecided, unless `key_components_alone` is set,
+    which accepts passing gates as success (an optimistic reading, for runs evaluated without a judge;
+    SPA-Bench never does this). An evaluator that could not decide (success None) leaves the episode
+    undecided unless another verdict already failed it.
+    """
+    gates, judges = current_verdicts(log, "gate"), current_verdicts(log, "judge")
+    failed_gate = [v for v in gates if v.success is False]
+    if failed_gate:
+        return SuccessDecision(False, _names(failed_gate), f"{_names(failed_gate)}: failed (key components "
+                                                           "not visible)")
+    failed_judge = [v for v in judges if v.success is False]
+    if failed_judge:
+        return SuccessDecision(False, _names(failed_judge), f"{_names(failed_judge)}: the task is not done")
+    if log.task.components and not gates:
+        return SuccessDecision(None, "", "no gate (key-component) verdict")
+    if any(v.success is None for v in gates):
+        return SuccessDecision(None, "", f"{_names(gates)} could not decide")
+    if not judges:
+        if key_components_alone and gates and log.task.components:
+            return SuccessDecision(True, _names(gates), f"{_names(gates)}: passed (no judge verdict)")
+        return SuccessDecision(None, "", "no judge verdict")
+    if any(v.success is None for v in judges):
+        return SuccessDecision(None, "", f"{_names(judges)} could not decide")
+    source = _names(gates + judges) if log.task.components else _names(judges)
+    return SuccessDecision(True, source, f"{source}: the task is done")

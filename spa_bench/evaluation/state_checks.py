@@ -1,9 +1,11 @@
-"""The task's declarative success checks, evaluated against a live device at the end of an episode.
+"""The task's declarative success checks: read device state, compare, give evidence.
 
-Each check reads device state through adb (shell, sqlite3, content query) or looks at the agent's final
-answer, and yields Evidence (the command, what it printed, what was expected). The episode's "state"
-verdict passes when every check passes. Device failures propagate (the episode is retried elsewhere);
-a validator that crashes makes the verdict undecided (success None) with the error recorded.
+Each check reads device state through a `DeviceReader` (shell, sqlite3, content query; see capture.py)
+or looks at the agent's final answer, and yields Evidence (the command, what it printed, what was
+expected). At the end of an episode the checks run against a recording reader on the device, which only
+captures their reads; the "state" evaluator (evaluators/state.py) scores them from that capture with
+`score_captured`, and passes when every check passes. A validator that crashes makes the verdict
+undecided (success None) with the error recorded; so does a check that changed since its capture.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
 
 from spa_bench.errors import DeviceError
-from spa_bench.results.schema import ErrorInfo, Evidence, Verdict
+from spa_bench.evaluation.capture import DeviceReader, NotCaptured, ReplayReader, check_sha256
+from spa_bench.evaluation.numbers import numbers_in
+from spa_bench.results.schema import CheckCapture, ErrorInfo, Evidence, Verdict
 from spa_bench.tasks.checks import (
     AnswerCheck,
     Check,
@@ -33,26 +36,6 @@ from spa_bench.tasks.validators import VALIDATORS
 
 STATE_EVALUATOR = "state"
 FIELD_SEP, ROW_SEP, NULL = "\x1f", "\x1e", "NULL"
-
-
-class ShellRunner(Protocol):
-    """What the checks need from a device (spa_bench.device.Device satisfies it)."""
-
-    def shell(self, command: str) -> str:
-        ...
-
-    def run(self, command: str) -> _Result:
-        ...
-
-
-class _Result(Protocol):
-    @property
-    def output(self) -> str:
-        ...
-
-    @property
-    def exit_code(self) -> int:
-        ...
 
 
 @dataclass(frozen=True)
@@ -69,7 +52,7 @@ def _text(value: Scalar) -> str:
     return str(value)
 
 
-def _check_shell(check: ShellCheck, device: ShellRunner) -> CheckResult:
+def _check_shell(check: ShellCheck, device: DeviceReader) -> CheckResult:
     result = device.run(check.command)
     output = result.output.strip()
     reasons = []
@@ -89,7 +72,7 @@ def sqlite_command(db: str, query: str) -> str:
             f"-nullvalue {NULL} {shlex.quote(db)} {shlex.quote(query)}")
 
 
-def _check_sqlite(check: SqliteCheck, device: ShellRunner) -> CheckResult:
+def _check_sqlite(check: SqliteCheck, device: DeviceReader) -> CheckResult:
     command = sqlite_command(check.db, check.query)
     result = device.run(command)
     if result.exit_code != 0:
@@ -113,12 +96,25 @@ def _check_sqlite(check: SqliteCheck, device: ShellRunner) -> CheckResult:
         "check": "sqlite", "db": check.db, "query": check.query, "rows": rows[:100]}))
 
 
-_ROW = re.compile(r"^Row: \d+ (.*)$")
+_ROW = re.compile(r"^Row: \d+ (.*)$", re.M)
 _KEY = re.compile(r"(?:^|, )([A-Za-z_][A-Za-z0-9_]*)=")
 
 
+class ContentQueryFailed(Exception):
+    """`content query` printed the provider's error instead of rows (it exits 0 all the same)."""
+
+
+_PROVIDER_ERROR = ("Error while accessing provider", "Unknown URI", "java.lang.")
+
+
 def parse_content_rows(output: str) -> list[dict[str, str]]:
-    """`content query` output ("Row: 0 _id=1, name=x") as dicts of text values."""
+    """`content query` output ("Row: 0 _id=1, name=x") as dicts of text values ("NULL" for null,
+    "" for an empty string, as the device prints them). "No result found." is no rows; a provider
+    error (printed with exit status 0) raises ContentQueryFailed instead of passing for "no rows"."""
+    if not _ROW.search(output):
+        failed = next((ln for ln in output.splitlines() if any(m in ln for m in _PROVIDER_ERROR)), None)
+        if failed is not None:
+            raise ContentQueryFailed(failed.strip()[:300])
     rows = []
     for line in output.splitlines():
         match = _ROW.match(line.strip())
@@ -134,7 +130,7 @@ def parse_content_rows(output: str) -> list[dict[str, str]]:
     return rows
 
 
-def _check_content(check: ContentQueryCheck, device: ShellRunner) -> CheckResult:
+def _check_content(check: ContentQueryCheck, device: DeviceReader) -> CheckResult:
     command = f"content query --uri {shlex.quote(check.uri)}"
     if check.projection:
         command += f" --projection {shlex.quote(':'.join(check.projection))}"
@@ -169,13 +165,6 @@ def normalize_answer(text: str, case_sensitive: bool = False) -> str:
     return text if case_sensitive else text.casefold()
 
 
-_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
-
-
-def _numbers(text: str) -> list[float]:
-    return [float(n.replace(",", ".")) for n in _NUMBER.findall(unicodedata.normalize("NFKC", text))]
-
-
 def _check_answer(check: AnswerCheck, answer: str | None) -> CheckResult:
     details: dict[str, object] = {"check": "answer", "answer": answer, "expect": check.expect,
                                   "match": check.match}
@@ -192,22 +181,22 @@ def _check_answer(check: AnswerCheck, answer: str | None) -> CheckResult:
         elif check.match == "regex":
             ok = re.search(expected, answer if check.case_sensitive else answer.casefold()) is not None
         else:
-            wanted = _numbers(expected)
-            ok = bool(wanted) and any(abs(n - wanted[0]) < 1e-9 for n in _numbers(answer))
+            wanted = numbers_in(expected)
+            ok = bool(wanted) and any(abs(n - wanted[0]) < 1e-9 for n in numbers_in(answer))
         if ok:
             break
     summary = f"answer {answer[:120]!r} {'matches' if ok else 'does not match'} {check.expect}"
     return CheckResult(ok, Evidence(summary=summary, details=details))
 
 
-def _check_validator(check: ValidatorCheck, device: ShellRunner) -> CheckResult:
+def _check_validator(check: ValidatorCheck, device: DeviceReader) -> CheckResult:
     validator = VALIDATORS.get(check.name)
     outcome = validator(device, check.args)
     return CheckResult(outcome.passed, Evidence(summary=outcome.evidence, details={
         "check": "validator", "name": check.name, "args": check.args}))
 
 
-def run_check(check: Check, device: ShellRunner, answer: str | None) -> CheckResult:
+def run_check(check: Check, device: DeviceReader, answer: str | None) -> CheckResult:
     if isinstance(check, ShellCheck):
         return _check_shell(check, device)
     if isinstance(check, SqliteCheck):
@@ -219,23 +208,59 @@ def run_check(check: Check, device: ShellRunner, answer: str | None) -> CheckRes
     return _check_validator(check, device)
 
 
-def evaluate_state(checks: Sequence[Check], device: ShellRunner, answer: str | None) -> Verdict:
-    """Run every check (all of them, for complete evidence); passes when all pass."""
+def read_check(check: Check, reader: DeviceReader) -> CheckResult:
+    """Run one check's reads (the answer plays no part in what is read): what capture calls."""
+    return run_check(check, reader, None)
+
+
+class NeedsRerun(Exception):
+    """The capture cannot score this check: it changed since, or it was never captured."""
+
+
+def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer: str | None) -> CheckResult:
+    capture = captures.get(index)
+    if capture is None:
+        raise NeedsRerun(f"check {index} ({check.type}) was not captured by the episode: rerun the episode")
+    if capture.check_sha256 != check_sha256(check):
+        raise NeedsRerun(f"check {index} ({check.type}) changed since the episode captured the device state "
+                         f"(definition {capture.check_sha256[:12]} -> {check_sha256(check)[:12]}): "
+                         f"rerun the episode to score it")
+    try:
+        return run_check(check, ReplayReader(capture.commands), answer)
+    except NotCaptured as exc:
+        raise NeedsRerun(f"check {index} ({check.type}): {exc}: rerun the episode") from None
+
+
+def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], answer: str | None,
+                   evaluator: str = STATE_EVALUATOR) -> Verdict:
+    """Score every check from the episode's capture (all of them, for complete evidence); passes when
+    all pass. Checks that changed since the capture are listed, and leave the verdict undecided."""
+    by_index = {c.index: c for c in captures}
     evidence: list[Evidence] = []
     passed = True
+    stale: list[str] = []
     for i, check in enumerate(checks):
+        label = check.description or check.type
         try:
-            result = run_check(check, device, answer)
+            result = _replay(check, i, by_index, answer)
+        except NeedsRerun as exc:
+            stale.append(str(exc))
+            evidence.append(Evidence(summary=f"? {label}: {exc}", details={"check": check.type}))
+            continue
         except DeviceError:
             raise
         except Exception as exc:
-            return Verdict(evaluator=STATE_EVALUATOR, success=None, evidence=evidence,
+            return Verdict(evaluator=evaluator, role="ground_truth", success=None, evidence=evidence,
                            created_at=datetime.now(UTC),
                            error=ErrorInfo(kind="evaluator", type=type(exc).__name__,
                                            message=f"check {i} ({check.type}): {exc}",
                                            traceback=traceback.format_exc()))
-        label = check.description or check.type
         evidence.append(result.evidence.model_copy(update={
             "summary": f"{'✓' if result.passed else '✗'} {label}: {result.evidence.summary}"}))
         passed = passed and result.passed
-    return Verdict(evaluator=STATE_EVALUATOR, success=passed, evidence=evidence, created_at=datetime.now(UTC))
+    if stale:
+        return Verdict(evaluator=evaluator, role="ground_truth", success=None, evidence=evidence,
+                       created_at=datetime.now(UTC),
+                       error=ErrorInfo(kind="evaluator", type="NeedsRerun", message="; ".join(stale)))
+    return Verdict(evaluator=evaluator, role="ground_truth", success=passed, evidence=evidence,
+                   created_at=datetime.now(UTC))

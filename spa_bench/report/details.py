@@ -118,7 +118,7 @@ def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource
         "usage": _usage(log.usage),
         "timings": [round(log.timings.setup_s, 3), round(log.timings.total_s, 3),
                     round(log.timings.agent_s, 3), round(log.timings.device_s, 3)],
-        "state": {k: clip(v, 2000) for k, v in log.captured_state.items()},
+        "state": {c.command: clip(c.output, 2000) for check in log.captured_state for c in check.commands},
     }
 
 

@@ -9,7 +9,8 @@
         episodes/<episode-id>/agent/       files the agent itself wrote (external agents)
         report.html                        the HTML report, when made
 
-Episode ids are `<agent>__<task-id>__r<repeat>`; every part is file-name safe.
+Episode ids are `<agent>__<task-id>__r<repeat>`; every part is file-name safe. The runner writes an
+episode's folder only through the episode recorder (results/recorder.py), which takes its paths from here.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ MANIFEST = "manifest.json"
 SUMMARY = "summary.json"
 EPISODES = "episodes"
 EPISODE_FILE = "episode.json"
+SCREENSHOTS, HIERARCHY, AGENT = "screenshots", "hierarchy", "agent"
 _SAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -101,6 +103,18 @@ class RunLayout:
 
     def episode_path(self, episode: str) -> Path:
         return self.episode_dir(episode) / EPISODE_FILE
+
+    # Files inside an episode folder, as the log names them (relative to the folder): the recorder
+    # (results/recorder.py) writes them, evaluators and the report read them.
+    agent_folder = AGENT
+
+    @staticmethod
+    def screenshot_file(name: str, suffix: str = ".png") -> str:
+        return f"{SCREENSHOTS}/{name}{suffix}"
+
+    @staticmethod
+    def hierarchy_file(name: str) -> str:
+        return f"{HIERARCHY}/{name}.xml"
 
     def write_manifest(self, manifest: RunManifest) -> None:
         write_json_atomic(self.manifest_path, manifest.model_dump_json(indent=2))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from spa_bench.actions import Action
 from spa_bench.device.gesture import Gesture
@@ -30,6 +30,9 @@ Termination = Literal[
     "interrupted",  # the run was stopped (Ctrl-C)
 ]
 ErrorKind = Literal["agent", "device", "harness", "evaluator", "timeout"]
+Role = Literal["ground_truth", "gate", "judge", "informational"]
+"""What an evaluator's verdicts count for (spa_bench.evaluation.policy): ground truth decides alone where
+it applies; otherwise a failing gate fails the episode and judges decide; informational never counts."""
 
 
 class _Model(BaseModel):
@@ -159,11 +162,30 @@ class Verdict(_Model):
     """One evaluator's decision on an episode. success None = could not decide (evaluator error)."""
 
     evaluator: str = Field(description="identity: name plus version/model, e.g. 'judge:gpt-4o'")
+    role: Role | None = Field(None, description="the evaluator's declared role; None in older logs "
+                                                "(then the registered evaluator of that name says)")
     success: bool | None
     evidence: list[Evidence] = Field(default_factory=list)
     usage: TokenUsage = Field(default_factory=TokenUsage, description="evaluator cost, kept apart")
     created_at: datetime
     error: ErrorInfo | None = None
+
+
+class CapturedCommand(_Model):
+    """One read a success check made on the device at the end of the episode."""
+
+    command: str
+    output: str
+    exit_code: int
+
+
+class CheckCapture(_Model):
+    """What one of the task's checks read, so that it can be scored again without a device."""
+
+    index: int = Field(ge=0, description="position of the check in task.checks")
+    type: str = Field(description="the check's type (shell, sqlite, content_query, answer, validator)")
+    check_sha256: str = Field(description="hash of the check's definition as captured")
+    commands: list[CapturedCommand] = Field(default_factory=list, description="every read, in order")
 
 
 class InstanceInfo(_Model):
@@ -217,7 +239,17 @@ class EpisodeLog(_Model):
     errors: list[ErrorInfo] = Field(default_factory=list)
     usage: TokenUsage = Field(default_factory=TokenUsage)
     timings: EpisodeTimings = Field(default_factory=EpisodeTimings)
-    captured_state: dict[str, str] = Field(default_factory=dict,
-                                           description="device reads made for the checks, by label")
+    captured_state: list[CheckCapture] = Field(
+        default_factory=list, description="every device read the checks made at the end, per check")
     verdicts: list[Verdict] = Field(default_factory=list)
     agent_exit: AgentExit | None = Field(None, description="external agent programs only")
+
+    @field_validator("captured_state", mode="before")
+    @classmethod
+    def _legacy_mapping(cls, value: object) -> object:
+        """Logs written before captures existed hold an (always empty) label -> output mapping."""
+        if isinstance(value, dict):
+            if value:
+                raise ValueError("a label -> output mapping cannot be read as per-check captures")
+            return []
+        return value

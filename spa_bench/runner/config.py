@@ -49,8 +49,9 @@ class RunConfig(BaseModel):
     episode_timeout_s: float = Field(3600.0, gt=0)
     settle_s: float = Field(0.0, ge=0)
     max_retries: int = Field(2, ge=0, description="retries of an episode after device failures")
-    evaluate: bool = Field(True, description="score tasks without state checks after each episode "
-                                             "(key components, and the judge when `judge` is set)")
+    evaluate: bool = Field(True, description="score tasks without state checks after each episode (key "
+                                             "components, and the judge when `judge` is set); state "
+                                             "checks are always scored, from the captured state")
     judge: ModelConfig | None = Field(None, description="the MLLM judge's model for tasks without checks")
     budget_usd: float | None = Field(None, ge=0, description="start no new episode once the agent cost of "
                                                              "finished episodes exceeds this")

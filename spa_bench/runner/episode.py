@@ -3,18 +3,21 @@
 The log is written after every step (atomically), so a crash loses at most the step in flight.
 An agent that does the whole episode in one call (spa_bench.agent.external.EpisodeAgent: an external
 program) replaces the step loop; its recorded steps are copied into the log, then the episode ends
-like any other (final screenshot, state checks).
+like any other (final screenshot, captured state).
+At the end the runner only captures what the success checks read (spa_bench.evaluation.capture): the
+verdicts come from the evaluators afterwards, which need no device for it. Files are written by the
+episode recorder (spa_bench.results.recorder), which owns the folder layout.
 Termination reasons: done / infeasible (the agent said so), max_steps, step_timeout, episode_timeout,
-agent_error (the agent raised), interrupted (the run was stopped). Device failures (DeviceOffline,
-DeviceTimeout) are recorded in the log and re-raised, so that the scheduler can retry the episode on
-another device; everything else that goes wrong is recorded and the episode ends normally.
+agent_error (the agent raised), interrupted (the run was stopped); an exception from setup, the loop or
+the capture ends the episode as `spa_bench.errors.classify` says. Infrastructure failures (a device
+offline or timing out) are recorded in the log and re-raised, so that the scheduler can retry the
+episode on another device; everything else is recorded and the episode ends normally.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 import threading
 import time
 import traceback
@@ -32,9 +35,11 @@ from spa_bench.agent import AgentFactory, AgentStep, TaskContext, opened_app_pre
 from spa_bench.agent.external import EpisodeAgent, ImportedStep
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
-from spa_bench.errors import DeviceCommandFailed, DeviceError
-from spa_bench.evaluation.state_checks import evaluate_state
+from spa_bench.errors import DeviceCommandFailed, classify
+from spa_bench.evaluation.capture import capture_checks
+from spa_bench.evaluation.state_checks import read_check
 from spa_bench.results.layout import RunLayout
+from spa_bench.results.recorder import EpisodeRecorder
 from spa_bench.results.schema import (
     AgentSpec,
     EpisodeLog,
@@ -103,8 +108,8 @@ class EpisodeRunner:
     def __init__(self, job: EpisodeJob, device: Device, layout: RunLayout, limits: EpisodeLimits,
                  stop: threading.Event, attempt: int = 1, earlier_errors: list[ErrorInfo] | None = None,
                  run_id: str = "") -> None:
-        self.job, self.device, self.layout, self.limits, self.stop = job, device, layout, limits, stop
-        self.dir = layout.episode_dir(job.episode_id)
+        self.job, self.device, self.limits, self.stop = job, device, limits, stop
+        self.recorder = EpisodeRecorder(layout, job.episode_id)
         self.log = EpisodeLog(
             episode_id=job.episode_id, run_id=run_id, task=job.task, task_file=job.task_file,
             task_sha256=job.task_sha256, instance=job.instance, agent=job.agent, device=device.info(),
@@ -113,17 +118,7 @@ class EpisodeRunner:
 
     # -- recording ------------------------------------------------------------------------------------
     def save(self) -> None:
-        self.layout.write_episode(self.log)
-
-    def _save_observation(self, obs: Observation, name: str) -> ObservationRef:
-        shots, trees = self.dir / "screenshots", self.dir / "hierarchy"
-        shots.mkdir(parents=True, exist_ok=True)
-        trees.mkdir(parents=True, exist_ok=True)
-        (shots / f"{name}.png").write_bytes(obs.screenshot_png)
-        (trees / f"{name}.xml").write_text(obs.hierarchy_xml, encoding="utf-8")
-        return ObservationRef(screenshot=f"screenshots/{name}.png", hierarchy=f"hierarchy/{name}.xml",
-                              package=obs.package, activity=obs.activity, keyboard_shown=obs.keyboard_shown,
-                              width=obs.width, height=obs.height)
+        self.recorder.save(self.log)
 
     def _finish(self, termination: Termination) -> EpisodeLog:
         self.log.termination = termination
@@ -135,16 +130,12 @@ class EpisodeRunner:
 
     # -- the episode ----------------------------------------------------------------------------------
     def run(self) -> EpisodeLog:
-        """Run to the end. Raises DeviceError for device failures after recording them."""
-        self.save()
+        """Run to the end. Raises the exception of an infrastructure failure after recording it."""
+        self.recorder.start(self.log)
         agent = None
         try:
             start = time.monotonic()
-            try:
-                self._setup()
-            except DeviceCommandFailed as exc:  # a task whose setup cannot run: not the device's fault
-                self.log.errors.append(error_info("harness", exc))
-                return self._finish("harness_error")
+            self._setup()
             self.log.timings.setup_s = time.monotonic() - start
             try:
                 agent = self.job.agent_factory(**self.job.agent_args)
@@ -152,19 +143,20 @@ class EpisodeRunner:
                 agent.reset(context)
             except Exception as exc:
                 self.log.errors.append(error_info("agent", exc))
-                self._capture_final()
+                self._capture_final(capture_state=True)  # the state decides: the task may be done
                 return self._finish("agent_error")
             if isinstance(agent, EpisodeAgent):
                 termination = self._run_whole(agent, context)
             else:
                 termination = self._loop(agent)
-            self._capture_final()
-            if termination not in ("interrupted",) and self.job.task.checks:
-                self.log.verdicts.append(evaluate_state(self.job.task.checks, self.device, self.log.answer))
+            self._capture_final(capture_state=termination != "interrupted")
             return self._finish(termination)
-        except DeviceError as exc:
-            self.log.errors.append(error_info("device", exc))
-            self.log.termination = "device_error"
+        except Exception as exc:
+            outcome = classify(exc)
+            self.log.errors.append(error_info(outcome.kind, exc))
+            if not outcome.infrastructure:
+                return self._finish(outcome.termination)
+            self.log.termination = outcome.termination
             self.log.finished_at = now()
             self.save()
             raise
@@ -199,8 +191,7 @@ class EpisodeRunner:
 
     def _context(self) -> TaskContext:
         task, info = self.job.task, self.device.info()
-        workdir = self.dir / "agent"
-        workdir.mkdir(parents=True, exist_ok=True)
+        workdir = self.recorder.agent_dir()
         return TaskContext(task=task, instruction=opened_app_prefix(task) + task.instruction,
                            language=task.language, max_steps=self._step_limit(), seed=self.job.instance.seed,
                            serial=self.device.serial, screen_width=info.screen_width or 0,
@@ -224,7 +215,7 @@ class EpisodeRunner:
                 return "episode_timeout"
             t0 = time.monotonic()
             obs = self.device.observe()
-            ref = self._save_observation(obs, f"{index:03d}")
+            ref = self.recorder.observation(obs, f"{index:03d}")
             t1 = time.monotonic()
             step = StepRecord(index=index, started_at=now(), observation=ref)
             try:
@@ -299,11 +290,7 @@ class EpisodeRunner:
     def _imported_step(self, index: int, imported: ImportedStep) -> StepRecord:
         ref = ObservationRef()
         if imported.screenshot is not None and imported.screenshot.is_file():
-            shots = self.dir / "screenshots"
-            shots.mkdir(parents=True, exist_ok=True)
-            name = f"{index:03d}{imported.screenshot.suffix.lower()}"
-            shutil.copyfile(imported.screenshot, shots / name)
-            ref = ObservationRef(screenshot=f"screenshots/{name}")
+            ref = self.recorder.imported_screenshot(imported.screenshot, index)
         return StepRecord(index=index, started_at=imported.started_at or now(), observation=ref,
                           action=imported.action, raw_action=_jsonable(imported.raw_action),
                           agent_output=imported.output, usage=imported.usage,
@@ -322,9 +309,12 @@ class EpisodeRunner:
         self.log.timings.device_s += step.timings.observe_s + step.timings.execute_s
         self.save()
 
-    def _capture_final(self) -> None:
+    def _capture_final(self, capture_state: bool) -> None:
+        """The final screen and, for the checks, every device read they make (not their verdict)."""
         obs = self.device.observe()
-        self.log.final_observation = self._save_observation(obs, "final")
+        self.log.final_observation = self.recorder.observation(obs, "final")
+        if capture_state and self.job.task.checks:
+            self.log.captured_state = capture_checks(self.job.task.checks, self.device, read_check)
 
 
 def _short(exc: BaseException) -> str:

@@ -10,7 +10,6 @@ import hashlib
 import logging
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import threading
@@ -24,7 +23,7 @@ from typing import Any
 from spa_bench import __version__
 from spa_bench.agent import AGENTS, AgentFactory
 from spa_bench.device.device import Device
-from spa_bench.errors import ConfigError, DeviceError, RegistryError, ResultsError
+from spa_bench.errors import ConfigError, RegistryError, ResultsError
 from spa_bench.evaluation.pipeline import RunEvaluators
 from spa_bench.models.cache import ModelCache, use_cache
 from spa_bench.results.layout import RunLayout, episode_id
@@ -37,8 +36,9 @@ from spa_bench.results.schema import (
 )
 from spa_bench.runner.config import RunConfig
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner
+from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
-from spa_bench.runner.scheduler import Attempt, Events, LocalThreadExecutor
+from spa_bench.runner.scheduler import Attempt, LocalThreadExecutor
 from spa_bench.secrets import (
     REDACTED,
     header_secrets,
@@ -62,28 +62,6 @@ class RunResult:
     manifest: RunManifest
     summary: RunSummary
     logs: list[EpisodeLog] = field(default_factory=list)  # every final log of the run folder
-
-
-class QuietEvents:
-    """Events that do nothing (library use); the CLI passes a progress display instead."""
-
-    def planned(self, total: int, already_done: int) -> None:
-        return None
-
-    def started(self, attempt: Attempt, device: Device) -> None:
-        return None
-
-    def finished(self, log: EpisodeLog) -> None:
-        return None
-
-    def retrying(self, attempt: Attempt, device: Device, error: DeviceError) -> None:
-        return None
-
-    def device_removed(self, device: Device, reason: str) -> None:
-        return None
-
-    def gave_up(self, attempt: Attempt, error: BaseException) -> None:
-        return None
 
 
 def new_run_id() -> str:
@@ -173,7 +151,7 @@ def _is_final(layout: RunLayout, episode: str) -> bool:
 def run_benchmark(config: RunConfig, events: Events | None = None, stop: threading.Event | None = None,
                   argv: list[str] | None = None, resume_dir: Path | None = None) -> RunResult:
     """Run (or, with resume_dir, continue) a benchmark. Blocks until done or `stop` is set."""
-    events = events or QuietEvents()
+    events = events or Events()
     stop = stop or threading.Event()
     register_secrets(_run_secrets(config))  # scrubbed from every file and log from now on
     repo = TaskRepository(config.tasks_dir or default_tasks_root())
@@ -191,7 +169,8 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     todo = [job for job in jobs if not _is_final(layout, job.episode_id)]
     started_at = datetime.now(UTC)
     events.planned(len(jobs), len(jobs) - len(todo))
-    scorers = RunEvaluators({"model": config.judge} if config.judge is not None else None)
+    scorers = RunEvaluators(layout.root, {"model": config.judge} if config.judge is not None else None,
+                            screen=config.evaluate)
     model_cache = _model_cache(config)  # a bad folder fails here, before any phone starts
     pool = _open_pool(config) if todo else DevicePool([])
     try:
@@ -211,31 +190,28 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                                episode_timeout_s=config.episode_timeout_s, settle_s=config.settle_s)
 
         def work(attempt: Attempt, device: Device) -> EpisodeLog:
-            shutil.rmtree(layout.episode_dir(attempt.job.episode_id), ignore_errors=True)
             runner = EpisodeRunner(attempt.job, device, layout, limits, stop, attempt.number,
                                    attempt.errors, run_id)
             log = runner.run()
-            if config.evaluate and scorers.after_episode(log, layout.episode_dir(log.episode_id)):
-                layout.write_episode(log)  # verdicts of tasks without checks (evaluation/pipeline.py)
+            if scorers.after_episode(log, layout.episode_dir(log.episode_id)):
+                runner.save()  # the verdicts (evaluation/pipeline.py)
             return log
 
         failed: dict[str, str] = {}
         done_before = {j.episode_id for j in jobs} - {j.episode_id for j in todo}
         budget = Budget(config.budget_usd, stop, [layout.read_episode(e) for e in sorted(done_before)])
 
-        class Recording(_Forward):
+        class Recording(Events):
             def gave_up(self, attempt: Attempt, error: BaseException) -> None:
                 failed[attempt.job.episode_id] = f"{type(error).__name__}: {error}"
-                super().gave_up(attempt, error)
 
             def finished(self, log: EpisodeLog) -> None:
                 budget.add(log)
-                super().finished(log)
 
         if todo:  # attempts left undone show up below as episodes without a final log
             with use_cache(model_cache):  # every model client of the run's agents and judge
-                LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work, Recording(events), budget,
-                                          config.max_retries)
+                LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work,
+                                          Broadcast(Recording(), events), budget, config.max_retries)
     finally:
         pool.close()
         scorers.close()
@@ -338,29 +314,3 @@ def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Even
     if devices:
         config.devices = devices
     return run_benchmark(config, events, stop, argv, resume_dir=run_dir)
-
-
-class _Forward:
-    """Events that pass everything on to another Events."""
-
-    def __init__(self, inner: Events) -> None:
-        self.inner = inner
-
-    def planned(self, total: int, already_done: int) -> None:
-        self.inner.planned(total, already_done)
-
-    def started(self, attempt: Attempt, device: Device) -> None:
-        self.inner.started(attempt, device)
-
-    def finished(self, log: EpisodeLog) -> None:
-        self.inner.finished(log)
-
-    def retrying(self, attempt: Attempt, device: Device, error: DeviceError) -> None:
-        self.inner.retrying(attempt, device, error)
-
-    def device_removed(self, device: Device, reason: str) -> None:
-        self.inner.device_removed(device, reason)
-
-    def gave_up(self, attempt: Attempt, error: BaseException) -> None:
-        self.inner.gave_up(attempt, error)
-

@@ -4,9 +4,10 @@ The `Executor` seam is how jobs meet devices. `LocalThreadExecutor` runs one thr
 process; an executor over a distributed engine (e.g. Ray actors, one per device host) can implement the
 same `run` without touching the episode code.
 
-Retry policy: an episode that ends with DeviceOffline or DeviceTimeout is put back in the queue with
-attempt + 1 (at most `max_retries` times); its device gets a health check and is taken out of the pool
-when it fails it. Any other outcome is final.
+Retry policy: an episode whose exception `spa_bench.errors.classify` calls an infrastructure failure
+(a device that went offline or timed out) is put back in the queue with attempt + 1 (at most
+`max_retries` times); its device gets a health check and is taken out of the pool when it fails it.
+Any other exception is recorded (`gave_up`) and the run goes on; any returned log is final.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from spa_bench.device.device import Device
-from spa_bench.errors import DeviceError, DeviceOffline, DeviceTimeout
+from spa_bench.errors import DeviceError, classify
 from spa_bench.results.schema import EpisodeLog, ErrorInfo
 from spa_bench.runner.episode import EpisodeJob, error_info
+from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool
+
+__all__ = ["Attempt", "Broadcast", "EpisodeWork", "Events", "Executor", "LocalThreadExecutor"]
 
 
 @dataclass
@@ -33,28 +37,6 @@ class Attempt:
 
 # (attempt, device) -> the finished log; raises DeviceError for infrastructure failures
 EpisodeWork = Callable[[Attempt, Device], EpisodeLog]
-
-
-class Events(Protocol):
-    """What the scheduler tells the outside (progress bars, logs)."""
-
-    def planned(self, total: int, already_done: int) -> None:
-        ...
-
-    def started(self, attempt: Attempt, device: Device) -> None:
-        ...
-
-    def finished(self, log: EpisodeLog) -> None:
-        ...
-
-    def retrying(self, attempt: Attempt, device: Device, error: DeviceError) -> None:
-        ...
-
-    def device_removed(self, device: Device, reason: str) -> None:
-        ...
-
-    def gave_up(self, attempt: Attempt, error: BaseException) -> None:
-        ...
 
 
 class Executor(Protocol):
@@ -92,8 +74,13 @@ class LocalThreadExecutor:
                 events.started(attempt, device)
                 try:
                     log = work(attempt, device)
-                except (DeviceOffline, DeviceTimeout) as exc:
-                    attempt.errors.append(error_info("device", exc))
+                except Exception as exc:
+                    outcome = classify(exc)
+                    attempt.errors.append(error_info(outcome.kind, exc))
+                    if not outcome.infrastructure:  # recorded; another device would not help
+                        events.gave_up(attempt, exc)
+                        done_one()
+                        continue
                     reason = _health(device)
                     if reason is not None:
                         pool.take_out(device, reason)
@@ -104,10 +91,6 @@ class LocalThreadExecutor:
                     else:
                         events.gave_up(attempt, exc)
                         done_one()
-                    continue
-                except BaseException as exc:  # a harness bug: report, keep the run going
-                    events.gave_up(attempt, exc)
-                    done_one()
                     continue
                 events.finished(log)
                 done_one()

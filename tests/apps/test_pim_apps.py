@@ -41,7 +41,7 @@ APPS = {
     "calendar": AppCase("calendar_", "com.android.calendar", 14, {
         "en": ["Team standup", "Lunch with Alice", "Room 301", "9:00 AM"],
         "zh": ["项目评审会", "3号会议室", "星期", "09:00"]}),
-    "notes": AppCase("notes_", "com.google.android.keep", 14, {
+    "notes": AppCase("notes_", "com.google.android.keep", 16, {
         "en": ["Search your notes", "Pinned", "Wi-Fi password", "Others", "Shopping list"],
         "zh": ["搜索您的记事", "已固定", "旅行清单", "其他", "会议纪要"]}),
 }

@@ -103,11 +103,10 @@ def test_cli_calibrate_prints_the_agreement_table(tmp_path: Path,
                                       tasks_root="x"))
     for log in hand_built():
         layout.write_episode(log)
-    result = run_cli(capsys, "evaluate", "--calibrate", str(layout.root))
+    result = run_cli(capsys, "evaluate", "--calibrate", "--wide", str(layout.root))
     assert result.code == 0, result.err
     line = next(ln for ln in result.out.splitlines() if JUDGE in ln and " all " in ln)
     cells = line.replace("│", " ").split()
-    assert cells[1:] == ["all", "11", "1", "4", "1", "3", "2", "0.70", "0.80", "0.67", "0.73", "0.40"]
+    assert cells[1:] == ["all", "11", "1", "0.70", "0.73", "0.40", "4", "1", "3", "2", "0.80", "0.67"]
     assert "evaluators vs state checks" in result.out
     assert (layout.root / "metrics" / "calibration.csv").is_file()
-    assert not (layout.root / "metrics" / "metrics.json").exists(), "calibration alone writes no metrics"

@@ -86,22 +86,22 @@ def test_policy_decisions() -> None:
     assert (b1.success, b1.source) == (False, "state")
     assert (b2.success, b2.source) == (False, "judge")
     assert (b3.success, b3.source) == (True, "judge")
-    assert (b4.success, b4.reason) == (None, "the judge could not decide")
+    assert (b4.success, b4.reason) == (None, "judge could not decide")
 
 
 def test_policy_edge_cases() -> None:
-    assert decide_success(episode(T_STATE_EN)).reason == "no state verdict"
+    assert decide_success(episode(T_STATE_EN)).reason == "no ground-truth (state) verdict"
     assert decide_success(episode(T_STATE_EN, verdicts=[verdict("state", None)])).success is None
     kc_only = episode(T_KC_EN, verdicts=[verdict(KC, True)])
     assert decide_success(kc_only).success is None  # the judge has not spoken
     optimistic = decide_success(kc_only, key_components_alone=True)
     assert (optimistic.success, optimistic.source) == (True, "key_components")
     judge_only = episode(T_KC_EN, verdicts=[verdict(JUDGE, True)])
-    assert decide_success(judge_only).reason == "no key-component verdict"
+    assert decide_success(judge_only).reason == "no gate (key-component) verdict"
     kc_error = episode(T_KC_EN, verdicts=[verdict(KC, None), verdict(JUDGE, False)])
     assert decide_success(kc_error).success is False  # failed by the judge whatever the OCR said
     kc_error_judge_ok = episode(T_KC_EN, verdicts=[verdict(KC, None), verdict(JUDGE, True)])
-    assert decide_success(kc_error_judge_ok).reason == "key-component evaluator could not decide"
+    assert decide_success(kc_error_judge_ok).reason == "key_components could not decide"
 
 
 # -- the episode table ---------------------------------------------------------------------------------

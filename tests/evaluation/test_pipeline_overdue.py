@@ -11,6 +11,7 @@ import pytest
 from eval_builders import CountingEngine, alarm_en, episode, settings_en, task, verdict, write_episode
 from spa_bench.evaluators.key_components import KeyComponentsEvaluator
 
+from spa_bench.evaluation.base import BaseEvaluator
 from spa_bench.evaluation.completion import first_complete_step, is_overdue
 from spa_bench.evaluation.metrics import episode_row
 from spa_bench.evaluation.pipeline import evaluate_episode
@@ -18,10 +19,11 @@ from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import EpisodeLog, Verdict
 
 
-class RefusingJudge:
+class RefusingJudge(BaseEvaluator):
     """A judge that must not be called (the gate keeps it out) - or says yes when it is."""
 
     name = "judge:test@local"
+    role = "judge"
 
     def __init__(self) -> None:
         self.calls = 0
@@ -48,10 +50,10 @@ def _write(tmp_path: Path, components: list[str], termination: str = "done") -> 
 def test_first_complete_step_and_overdue(tmp_path: Path, kc: KeyComponentsEvaluator) -> None:
     log, folder = _write(tmp_path, ["07:30"])
     judge = RefusingJudge()
-    outcome = evaluate_episode(log, folder, [judge, kc])  # type: ignore[list-item]
+    outcome = evaluate_episode(log, folder, [judge, kc])
     assert [v.evaluator for v in outcome.added] == [kc.name, judge.name], "key components first"
     kc_verdict = outcome.added[0]
-    assert kc_verdict.success is True and first_complete_step(kc_verdict) == 1
+    assert kc_verdict.success is True and first_complete_step([kc_verdict]) == 1
     assert any("first visible in the screenshot before step 1" in e.summary for e in kc_verdict.evidence)
     # the alarm showed at step 1, the agent acted again at step 1 and finished at step 2: overdue
     row = episode_row(log)
@@ -62,7 +64,7 @@ def test_failed_key_components_gate_the_judge_out(tmp_path: Path, kc: KeyCompone
     log, folder = _write(tmp_path, ["08:45"])
     judge = RefusingJudge()
     outcome = evaluate_episode(log, folder, [kc, judge])
-    assert judge.calls == 0 and outcome.skipped == [f"{judge.name}: key components not visible"]
+    assert judge.calls == 0 and outcome.skipped == [f"{judge.name}: key_components failed the episode"]
     assert episode_row(log)["success"] is False and episode_row(log)["overdue"] is False
     ungated = evaluate_episode(log, folder, [judge], gate=False)
     assert judge.calls == 1 and ungated.added[0].evaluator == judge.name
@@ -90,5 +92,5 @@ def test_overdue_rule(termination: str, first: int | str | None, checks: bool, e
     check = [{"type": "shell", "command": "x", "expect": "0"}]
     the_task = task("t", key_components=["a"], checks=check if checks else None)
     log = episode(the_task, steps=3, termination=termination)  # type: ignore[arg-type]
-    assert is_overdue(log, True, _kc(first)) is expected
-    assert is_overdue(log, False, _kc(first)) is False and is_overdue(log, None, _kc(first)) is None
+    assert is_overdue(log, True, [_kc(first)]) is expected
+    assert is_overdue(log, False, [_kc(first)]) is False and is_overdue(log, None, [_kc(first)]) is None

@@ -7,7 +7,7 @@ rebuilds the exact screen and leaving and re-entering an app shows the same thin
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from spa_bench.phone.api import Locale, PackageInfo
 from spa_bench.phone.i18n import Strings
 from spa_bench.phone.ui import EditText, Kit, Rect, ScrollList, View
+from spa_bench.phone.ui.menu import MenuItem, context_menu
 
 if TYPE_CHECKING:
     from spa_bench.phone.system.clock import PhoneClock
@@ -83,6 +84,25 @@ class AppContext(Protocol):
 
     def clear_package(self, package: str) -> None: ...
 
+    def set_clipboard(self, text: str) -> None:
+        """ClipboardManager.setPrimaryClip with plain text (what a "Copy" menu item does)."""
+        ...
+
+    def notify(
+        self,
+        notification_id: int,
+        title: str,
+        text: str,
+        *,
+        tag: str | None = None,
+        activity: str | None = None,
+        extras: dict[str, Any] | None = None,
+        importance: int = 3,
+        channel: str = "miscellaneous",
+    ) -> None:
+        """NotificationManager.notify: post (or update) this app's notification (package, tag, id)."""
+        ...
+
 
 class Activity:
     """A screen. `build` turns the app's state and `self.record` into a view tree for `area`."""
@@ -116,7 +136,10 @@ class Activity:
         self.ctx.show_keyboard()
 
     def on_back(self) -> bool:
-        """Handle BACK inside the screen (close a dialog ...); False lets the OS pop the activity."""
+        """Handle BACK inside the screen (close a menu, a dialog ...); False lets the OS pop the activity."""
+        if self.record.ui.get("menu") is not None:
+            self.set_ui("menu", None)
+            return True
         if self.record.ui.get("dialog"):
             self.set_ui("dialog", None)
             return True
@@ -135,6 +158,19 @@ class Activity:
 
     def setter(self, key: str, value: Any) -> Callable[[], None]:
         return lambda: self.set_ui(key, value)
+
+    # -- long-press context menus -------------------------------------------------------------------
+    def open_menu(self, target: str | int) -> Callable[[], None]:
+        """A row's long-click: open the context menu for `target` (kept in the record, so it survives
+        snapshots and rebuilds)."""
+        return lambda: self.set_ui("menu", target)
+
+    def menu_target(self) -> Any:
+        return self.ui("menu")
+
+    def context_menu(self, area: Rect, anchor: Rect, items: Sequence[MenuItem], cover: Rect | None = None
+                     ) -> View:
+        return context_menu(self.kit, area, anchor, items, lambda: self.set_ui("menu", None), cover)
 
     def scroll_list(
         self, area: Rect, rows: list[View], key: str = "scroll", rid: str = "", padding_bottom: int = 0

@@ -82,3 +82,21 @@ class OsAppContext:
 
     def clear_package(self, package: str) -> None:
         self._os.clear_package(package)
+
+    def set_clipboard(self, text: str) -> None:
+        self._os.set_clipboard(text)
+
+    def notify(
+        self,
+        notification_id: int,
+        title: str,
+        text: str,
+        *,
+        tag: str | None = None,
+        activity: str | None = None,
+        extras: dict[str, Any] | None = None,
+        importance: int = 3,
+        channel: str = "miscellaneous",
+    ) -> None:
+        self._os.post_notification(self.package, notification_id, tag, title, text, importance=importance,
+                                   channel=channel, activity=activity, extras=extras)

@@ -12,8 +12,11 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from spa_bench.phone.system.keyboard import ImeState
+from spa_bench.phone.system.systemui import status_bar_height
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.system.textselection import TOOLBAR_ID, TextSelection
 from spa_bench.phone.ui import EditText, Frame, ScrollList, View
+from spa_bench.phone.ui.fling import fling_distance
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps import App
@@ -21,6 +24,7 @@ if TYPE_CHECKING:
 
 KEY_HOME, KEY_BACK, KEY_ENTER, KEY_DEL, KEY_APP_SWITCH, KEY_MENU = 3, 4, 66, 67, 187, 82
 KEY_SPACE, KEY_FORWARD_DEL, KEY_TAB, KEY_ESCAPE = 62, 112, 61, 111
+KEY_NOTIFICATION = 83
 # KEYCODE_0..9 = 7..16, KEYCODE_A..Z = 29..54, and a few punctuation keys that `input keyevent` types.
 _PRINTABLE: dict[int, str] = {
     **{7 + i: str(i) for i in range(10)},
@@ -55,6 +59,14 @@ class InputMixin:
     frame: Callable[[], Frame]
     invalidate: Callable[[], None]
     go_home: Callable[[], None]
+    # provided by StatusBarMixin
+    shade_open: Callable[[], bool]
+    expand_shade: Callable[[str], None]
+    collapse_shade: Callable[[], None]
+    # provided by TextSelectionMixin
+    text_selection: TextSelection | None
+    select_word: Callable[[EditText, int, int], None]
+    replace_selection: Callable[[EditText, str], bool]
     _thumbs: dict[str, Image.Image]
 
     @property
@@ -65,7 +77,10 @@ class InputMixin:
     def tap(self, x: int, y: int) -> None:
         with self.lock:
             view = self.frame().hit(x, y)
+            if view is None or view.rid != TOOLBAR_ID:
+                self.text_selection = None  # a tap anywhere but on the text toolbar ends the selection
             if view is None:
+                self.invalidate()
                 return
             if isinstance(view, EditText):
                 self._focus(view)
@@ -83,7 +98,7 @@ class InputMixin:
             if view.on_long_click is not None:
                 view.on_long_click()
             elif isinstance(view, EditText):
-                self._focus(view)
+                self.select_word(view, x, y)
             self.invalidate()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
@@ -99,9 +114,14 @@ class InputMixin:
             direction = (
                 ("up" if dy < 0 else "down") if abs(dy) >= abs(dx) else ("left" if dx < 0 else "right")
             )
+            if direction == "down" and not self.shade_open() and y1 < self._status_bar_bottom():
+                self.expand_shade("notifications")  # a swipe from the top edge pulls the shade down
+                return
+            # A quick flick keeps the list moving after the finger lifts (Android's fling).
+            travel = dy + (fling_distance(dy, duration_ms, self.kit.metrics.density) if dy else 0)
             path = self.frame().path_to(x1, y1)
             for view in reversed(path):
-                if isinstance(view, ScrollList) and direction in ("up", "down") and view.scroll_by(-dy):
+                if isinstance(view, ScrollList) and direction in ("up", "down") and view.scroll_by(-travel):
                     break
                 if view.on_swipe is not None and view.on_swipe(direction):
                     break
@@ -121,6 +141,11 @@ class InputMixin:
                 self._key_back()
             elif keycode == KEY_APP_SWITCH:
                 self._key_recents()
+            elif keycode == KEY_NOTIFICATION:  # PhoneWindowManager: toggle the notification panel
+                if self.shade_open():
+                    self.collapse_shade()
+                else:
+                    self.expand_shade("notifications")
             elif keycode == KEY_ENTER:
                 self._edit_enter()
             elif keycode == KEY_DEL:
@@ -134,7 +159,11 @@ class InputMixin:
     def _key_home(self) -> None:
         self.go_home()
 
+    def _status_bar_bottom(self) -> int:
+        return status_bar_height(self.kit)
+
     def _key_recents(self) -> None:
+        self.collapse_shade()
         if self.recents_open:
             self.recents_open = False
         else:
@@ -146,6 +175,12 @@ class InputMixin:
 
     def _key_back(self) -> None:
         self.invalidate()
+        if self.shade_open():
+            self.collapse_shade()
+            return
+        if self.text_selection is not None:  # BACK first ends the selection's action mode
+            self.text_selection = None
+            return
         if self.recents_open:
             self.recents_open = False
             return
@@ -174,13 +209,15 @@ class InputMixin:
 
     def _edit_insert(self, text: str) -> None:
         field = self._focused_field()
-        if field is not None and text:
+        if field is not None and text and not self.replace_selection(field, text):
             field.on_change(field.value + text)
+        self.text_selection = None  # typing ends the selection and its toolbar
 
     def _edit_delete(self) -> None:
         field = self._focused_field()
-        if field is not None and field.value:
+        if field is not None and field.value and not self.replace_selection(field, ""):
             field.on_change(field.value[:-1])
+        self.text_selection = None
 
     def _edit_enter(self) -> None:
         field = self._focused_field()

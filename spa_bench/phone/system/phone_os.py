@@ -29,8 +29,10 @@ from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties
 from spa_bench.phone.system.providers import ProviderRegistry, SettingsProvider, Value
 from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
+from spa_bench.phone.system.statusbar import StatusBarMixin
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.system.telephony import Telephony
+from spa_bench.phone.system.textselection import TextSelectionMixin
 from spa_bench.phone.ui import Metrics
 from spa_bench.phone.ui.png import FrameEncoder
 from spa_bench.phone.vfs import VirtualFS
@@ -38,7 +40,7 @@ from spa_bench.phone.vfs import VirtualFS
 STATE_VERSION = 1
 
 
-class PhoneOS(ScreenMixin, InputMixin):
+class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
     """The OS of one virtual phone. Thread-safe: every public method holds `self.lock`."""
 
     def __init__(self, config: PhoneConfig, fs: VirtualFS, clock: PhoneClock | None = None) -> None:
@@ -58,6 +60,8 @@ class PhoneOS(ScreenMixin, InputMixin):
         self.toast_until = 0.0
         self.battery_level = 100
         self._frames = FrameEncoder()  # keeps the last frame's compressed bands for the next screencap
+        self._init_system_ui()
+        self._init_text_selection()
         self._init_screen_cache()
         fs.ensure_layout()
         self.settings = SettingsStore(fs.host_path(DB_PATH))
@@ -142,6 +146,7 @@ class PhoneOS(ScreenMixin, InputMixin):
     def go_home(self) -> None:
         with self.lock:
             self._leave_screen()
+            self.collapse_shade()
             self.tasks.go_home()
             launcher = self.tasks.top(LAUNCHER)
             launcher.ui.pop("drawer", None)
@@ -263,6 +268,7 @@ class PhoneOS(ScreenMixin, InputMixin):
                 "recents_open": self.recents_open,
                 "recents_scroll": self.recents_scroll,
                 "clock_offset_s": self.clock.offset.total_seconds(),
+                "system_ui": self.system_ui_state(),
                 "telephony": self.telephony.to_json(),
                 "location": self.location.to_json(),
             }
@@ -287,6 +293,9 @@ class PhoneOS(ScreenMixin, InputMixin):
             if self.settings.get("system", "system_locales") is None and state.get("locale") in ("en", "zh"):
                 self.settings.put("system", "system_locales", locale_tag(parse_locale(str(state["locale"]))))
             self.toast_message = None
+            self.text_selection = None
+            system_ui = state.get("system_ui")
+            self.load_system_ui_state(system_ui if isinstance(system_ui, dict) else {})
             self.telephony.load_json(state.get("telephony"))
             self.location.load_json(state.get("location"))
             self._register_providers()

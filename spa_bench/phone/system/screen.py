@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from spa_bench.phone.system.clock import PhoneClock
     from spa_bench.phone.system.settings_store import SettingsStore
 
-FrameKey = tuple[int, str, bool]
+FrameKey = tuple[int, str, bool, bool]
 
 
 class ScreenMixin:
@@ -61,6 +61,13 @@ class ScreenMixin:
     _edit_insert: Callable[[str], None]
     _edit_delete: Callable[[], None]
     _edit_enter: Callable[[], None]
+    # provided by StatusBarMixin
+    heads_up_active: Callable[[], bool]
+    system_ui_windows: Callable[[Rect, int, str], list[Window]]
+    status_bar_icons: Callable[[], list[tuple[str, str]]]
+    shade_open: Callable[[], bool]
+    # provided by TextSelectionMixin
+    decorate_selection: Callable[[View, Rect], None]
 
     @property
     def kit(self) -> Kit:
@@ -93,7 +100,8 @@ class ScreenMixin:
         return self.toast_message is not None and self.clock.monotonic() < self.toast_until
 
     def frame_key(self) -> FrameKey:
-        return self.version, self.clock.status_time(self._use_24h()), self.toast_active()
+        return (self.version, self.clock.status_time(self._use_24h()), self.toast_active(),
+                self.heads_up_active())
 
     def frame(self) -> Frame:
         """The view tree on screen now (built once per state version)."""
@@ -172,6 +180,7 @@ class ScreenMixin:
             kb_h = adb_keyboard_height(kit) if ime_pkg == ADB_IME_PACKAGE else keyboard_height(kit)
         area = Rect(0, sb, screen.width, screen.height - nav - kb_h)
         app_window, fullscreen, light_icons = self._app_window(self.tasks.front, area)
+        self.decorate_selection(app_window.root, area)
         windows = [app_window]
         transparent = fullscreen and not self.recents_open
         light_content = p.dark or (light_icons and not self.recents_open)
@@ -189,6 +198,8 @@ class ScreenMixin:
                     bluetooth=self.settings.get("global", "bluetooth_on") == "1",
                     battery=self.battery_level,
                     show_percent=self.settings.get("system", "status_bar_show_battery_percent") == "1",
+                    dnd=self.settings.get("global", "zen_mode") not in (None, "", "0"),
+                    notifications=self.status_bar_icons(),
                     light_content=light_content,
                     locale=self.locale,
                     bg=None
@@ -205,6 +216,7 @@ class ScreenMixin:
             else:
                 windows.append(Window(IME_PACKAGE, self._keyboard_view(kb_area), name="InputMethod"))
         self._keyboard_in_frame = kb_shown
+        windows.extend(self.system_ui_windows(screen, sb, self.clock.status_time(self._use_24h())))
         windows.append(
             Window(
                 SYSTEMUI,
@@ -216,7 +228,9 @@ class ScreenMixin:
                     recents=lambda: self._key_recents(),
                     light_content=light_content,
                     locale=self.locale,
-                    bg=None if transparent else (p.keyboard if kb_shown else p.background),
+                    bg=None
+                    if transparent or self.shade_open()
+                    else (p.keyboard if kb_shown else p.background),
                 ),
                 name="NavigationBar",
             )

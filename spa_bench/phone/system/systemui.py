@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from PIL import Image
@@ -27,6 +27,8 @@ STRINGS = Strings(
         "no_recents": ("No recent items", "近期没有任何内容"),
         "remove": ("Remove {label}", "移除{label}"),
         "clear_all": ("Clear all", "全部清除"),
+        "dnd": ("Do Not Disturb.", "勿扰模式。"),
+        "notification": ("{app} notification: {title}", "{app}通知：{title}"),
     }
 )
 
@@ -52,7 +54,11 @@ def build_status_bar(
     light_content: bool,
     bg: tuple[int, int, int] | None,
     locale: Locale = "en",
+    dnd: bool = False,
+    notifications: Sequence[tuple[str, str]] = (),
 ) -> View:
+    """The status bar; `notifications` are (icon, description) of posted notifications, shown after the
+    clock in the notification icon area (at most four, as there is room for)."""
     fg = (255, 255, 255) if light_content else kit.palette.on_surface
     root = View(rect, class_name=FRAME, rid=f"{SYSTEMUI}:id/status_bar", bg=bg)
     size = kit.dp(14)
@@ -66,7 +72,17 @@ def build_status_bar(
             rid=f"{SYSTEMUI}:id/clock",
         )
     )
+    if notifications:
+        area = View(Rect(rect.left + kit.dp(100), rect.top, rect.left + kit.dp(240), rect.bottom),
+                    class_name=FRAME, rid=f"{SYSTEMUI}:id/notification_icon_area")
+        ns = kit.dp(16)
+        for i, (glyph, desc) in enumerate(notifications[:4]):
+            x0 = area.bounds.left + i * (ns + kit.dp(6))
+            area.add(ImageView(Rect(x0, cy - ns // 2, x0 + ns, cy - ns // 2 + ns), glyph, fg, desc=desc))
+        root.add(area)
     icons: list[tuple[str, str]] = []
+    if dnd:
+        icons.append(("dnd", STRINGS.get(locale, "dnd")))
     if bluetooth:
         icons.append(("bluetooth", STRINGS.get(locale, "bt")))
     if airplane:
@@ -157,6 +173,18 @@ def build_nav_bar(
     return root
 
 
+def _dismiss_sideways(remove: Callback) -> Callable[[str], bool]:
+    """A recents card flung left or right is dismissed (up and down scroll the grid)."""
+
+    def on_swipe(direction: str) -> bool:
+        if direction in ("left", "right"):
+            remove()
+            return True
+        return False
+
+    return on_swipe
+
+
 class Thumbnail(View):
     """A downscaled picture of an app's last screen inside a recents card."""
 
@@ -234,6 +262,7 @@ def build_recents(
             desc=label,
             on_click=partial(open_app, package),
         )
+        card.on_swipe = _dismiss_sideways(partial(remove_app, package))
         s = kit.dp(28)
         card.add(kit.icon_circle(Rect(left, top + kit.dp(8), left + s, top + kit.dp(8) + s), icon, hue))
         card.add(

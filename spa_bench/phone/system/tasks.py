@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from spa_bench.phone.apps.base import ActivityRecord
@@ -10,14 +11,34 @@ LAUNCHER = "com.google.android.apps.nexuslauncher"
 LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
 
 
+def task_id_of(package: str) -> int:
+    """A package's task id: a stable hash in a wide range (so installed packages' ids differ), the same
+    in every dump without any state (the shell's `ids.task_id` computes it the same way)."""
+    return 100 + zlib.crc32(("task:" + package).encode("utf-8")) % 9900
+
+
 class TaskManager:
-    """Back stacks by package. The launcher's task always exists; `front` is the package on screen."""
+    """Back stacks by package. The launcher's task always exists; `front` is the package on screen.
+
+    This is the one task list: the recents screen shows `recent`, and `dumpsys activity recents` / `am stack
+    remove` speak of the same tasks by `task_id_of(package)`.
+    """
 
     def __init__(self) -> None:
         self.stacks: dict[str, list[ActivityRecord]] = {}
         self.recent: list[str] = []  # most recent first, never the launcher
         self.front = LAUNCHER
         self.reset_launcher()
+
+    def task_id(self, package: str) -> int | None:
+        return task_id_of(package) if package in self.stacks else None
+
+    def package_of(self, task_id: int) -> str | None:
+        return next((p for p in self.stacks if task_id_of(p) == task_id), None)
+
+    def recent_tasks(self) -> list[tuple[int, str, str]]:
+        """(task id, package, top activity) of every task in recents, most recent first."""
+        return [(task_id_of(p), p, self.stacks[p][-1].activity) for p in self.recent if p in self.stacks]
 
     def reset_launcher(self) -> None:
         self.stacks[LAUNCHER] = [ActivityRecord(LAUNCHER_ACTIVITY)]

@@ -162,7 +162,11 @@ class U2Methods:
         return True
 
     def openQuickSettings(self) -> bool:  # noqa: N802
-        return self.openNotification()
+        """The shade's second step: a further swipe down expands the quick settings."""
+        width, height = self.system.screen_size()
+        self.openNotification()
+        self.system.swipe(width // 2, height // 4, width // 2, height * 3 // 4, 300)
+        return True
 
     # -- input ----------------------------------------------------------------------------------------
     def click(self, *args: Any) -> bool:

@@ -240,6 +240,26 @@ class EditText(View):
         self.accent = accent
         self.underline = underline
         self.icon = icon
+        self.selection: tuple[int, int] | None = None  # (start, end) while text is selected
+
+    def _layout(self) -> tuple[int, int, str, int]:
+        """(text left, text width, the shown text's visible tail, index of its first char in value)."""
+        b = self.bounds
+        pad = max(8, b.height // 5)
+        left = b.left + pad
+        if self.icon:
+            left += round(b.height * 0.42) + pad
+        shown = "•" * len(self.value) if self.password else self.value
+        visible = _tail_fit(shown, self.size, b.right - pad - left)
+        return left, b.right - pad - left, visible, len(shown) - len(visible)
+
+    def index_at(self, x: int, y: int) -> int:
+        """The character of `value` under (x, y) (for a long press that selects a word)."""
+        left, _, visible, first = self._layout()
+        for i in range(len(visible)):
+            if left + fonts.text_width(visible[: i + 1], self.size) > x:
+                return first + i
+        return first + max(0, len(visible) - 1)
 
     def paint(self, canvas: Canvas) -> None:
         super().paint(canvas)
@@ -256,12 +276,20 @@ class EditText(View):
         cy = b.center[1]
         if shown:
             visible = _tail_fit(shown, self.size, width)
+            if self.selection is not None:  # the selection highlight behind the selected characters
+                first = len(shown) - len(visible)
+                start, end = (max(0, i - first) for i in self.selection)
+                x0 = left + fonts.text_width(visible[:start], self.size)
+                x1 = left + fonts.text_width(visible[:end], self.size)
+                half = round(self.size * 0.7)
+                canvas.fill(Rect(round(x0), cy - half, round(x1), cy + half), mix(self.accent, self.bg or
+                                                                                 (255, 255, 255), 0.7))
             canvas.text(left, cy, visible, self.size, self.fg)
             cursor_x = left + fonts.text_width(visible, self.size) + 2
         else:
             canvas.text(left, cy, fonts.ellipsize(self.hint, self.size, width), self.size, self.hint_color)
             cursor_x = left
-        if self.focused:
+        if self.focused and self.selection is None:
             half = round(self.size * 0.65)
             canvas.line(cursor_x, cy - half, cursor_x, cy + half, self.accent, max(2, self.size // 14))
         if self.underline:

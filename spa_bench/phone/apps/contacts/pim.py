@@ -22,6 +22,7 @@ from spa_bench.phone.apps.contacts import pim_icons as _icons  # noqa: F401  (re
 from spa_bench.phone.apps.db import connect
 from spa_bench.phone.system.providers import SqliteTableProvider
 from spa_bench.phone.ui import FRAME, LINEAR, Canvas, EditText, ImageView, Kit, Rect, TextView, View, tone
+from spa_bench.phone.ui.theme import mix
 from spa_bench.phone.ui.view import Callback
 
 SeedFn = Callable[[sqlite3.Connection], None]
@@ -390,6 +391,41 @@ def field(activity: Activity, key: str) -> str:
 class TextArea(EditText):
     """A multi-line EditText: wrapped text from the top, the cursor after the last character."""
 
+    def _lines(self) -> list[tuple[int, str]]:
+        """The wrapped lines that fit, each with the index in `value` of its first character."""
+        from spa_bench.phone.ui import fonts
+
+        b = self.bounds
+        pad = max(8, self.size // 2)
+        lh = TextView.line_height(self.size)
+        max_lines = max(1, (b.height - pad) // lh)
+        text = self.value or self.hint
+        lines: list[tuple[int, str]] = []
+        start = 0
+        for para in text.split("\n"):
+            at = start
+            for line in fonts.wrap(para, self.size, b.width - 2 * pad, max_lines) or [""]:
+                found = text.find(line, at) if line else at
+                at = found if found >= 0 else at
+                lines.append((at, line))
+                at += len(line)
+            start += len(para) + 1
+        return lines[:max_lines]
+
+    def index_at(self, x: int, y: int) -> int:
+        from spa_bench.phone.ui import fonts
+
+        pad = max(8, self.size // 2)
+        lines = self._lines()
+        if not self.value or not lines:
+            return 0
+        row = min(len(lines) - 1, max(0, (y - self.bounds.top - pad) // TextView.line_height(self.size)))
+        first, line = lines[row]
+        for i in range(len(line)):
+            if self.bounds.left + pad + fonts.text_width(line[: i + 1], self.size) > x:
+                return first + i
+        return first + max(0, len(line) - 1)
+
     def paint(self, canvas: Canvas) -> None:
         from spa_bench.phone.ui import fonts
 
@@ -397,19 +433,22 @@ class TextArea(EditText):
         if self.bg is not None:
             canvas.fill(b, self.bg, self.radius)
         pad = max(8, self.size // 2)
-        width = b.width - 2 * pad
         lh = TextView.line_height(self.size)
-        max_lines = max(1, (b.height - pad) // lh)
-        text = self.value or self.hint
-        lines: list[str] = []
-        for para in text.split("\n"):
-            lines.extend(fonts.wrap(para, self.size, width, max_lines) or [""])
-        lines = lines[:max_lines]
+        lines = self._lines()
         color = self.fg if self.value else self.hint_color
-        for i, line in enumerate(lines):
-            canvas.text(b.left + pad, b.top + pad + lh * (i + 0.5), line, self.size, color)
-        if self.focused:
-            last = lines[-1] if self.value and lines else ""
+        for i, (first, line) in enumerate(lines):
+            cy = b.top + pad + lh * (i + 0.5)
+            if self.selection is not None and self.value:
+                start = min(max(self.selection[0] - first, 0), len(line))
+                end = min(max(self.selection[1] - first, 0), len(line))
+                if end > start:
+                    x0 = b.left + pad + fonts.text_width(line[:start], self.size)
+                    x1 = b.left + pad + fonts.text_width(line[:end], self.size)
+                    canvas.fill(Rect(round(x0), round(cy - lh / 2), round(x1), round(cy + lh / 2)),
+                                mix(self.accent, (255, 255, 255), 0.7))
+            canvas.text(b.left + pad, cy, line, self.size, color)
+        if self.focused and self.selection is None:
+            last = lines[-1][1] if self.value and lines else ""
             x = b.left + pad + fonts.text_width(last, self.size) + 2
             cy = b.top + pad + lh * (len(lines) - 0.5 if self.value else 0.5)
             half = round(self.size * 0.65)

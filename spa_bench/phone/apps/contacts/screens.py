@@ -8,6 +8,7 @@ from spa_bench.phone.apps.base import Activity
 from spa_bench.phone.apps.contacts.pim import Avatar, Fab, field, form, icon_button, prefill, top_bar
 from spa_bench.phone.apps.contacts.store import Contact, ContactsStore, section
 from spa_bench.phone.ui import LINEAR, Button, Callback, ImageView, Rect, TextView, View
+from spa_bench.phone.ui.menu import MenuItem
 
 PACKAGE = "com.android.contacts"
 ID = f"{PACKAGE}:id/"
@@ -50,6 +51,7 @@ class People(ContactsActivity):
             ]
         list_area = Rect(area.left, search.bottom + kit.dp(8), area.right, area.bottom)
         rows: list[View] = []
+        self._rows: dict[str, tuple[View, Contact]] = {}
         y = list_area.top
         if not query:
             starred = [c for c in contacts if c.starred]
@@ -90,7 +92,25 @@ class People(ContactsActivity):
                 rid=f"{ID}floating_action_button",
             )
         )
+        target = self.menu_target()
+        if target in self._rows:
+            row, c = self._rows[target]
+            root.add(self.context_menu(list_area, row.bounds, self._menu_items(c), area))
         return root
+
+    def _menu_items(self, c: Contact) -> list[MenuItem]:
+        """A contact row's long-press menu: favourite on/off, copy the number, delete."""
+        items = [MenuItem(self.t("unstar" if c.starred else "star"),
+                          partial(self.store.set_starred, c.id, not c.starred), f"{ID}menu_star")]
+        if c.phone:
+            items.append(MenuItem(self.t("copy_number"), partial(self.ctx.set_clipboard, c.phone),
+                                  f"{ID}menu_copy"))
+        items.append(MenuItem(self.t("delete"), partial(self._delete_from_list, c.id), f"{ID}menu_delete"))
+        return items
+
+    def _delete_from_list(self, contact_id: int) -> None:
+        self.store.delete(contact_id)
+        self.ctx.toast(self.t("deleted"))
 
     def _header(self, area: Rect, top: int, text: str) -> View:
         kit = self.kit
@@ -111,7 +131,9 @@ class People(ContactsActivity):
             class_name=LINEAR,
             rid=f"{ID}{rid}",
             on_click=partial(self.open_contact, c.id),
+            on_long_click=self.open_menu(f"{rid}:{c.id}"),
         )
+        self._rows[f"{rid}:{c.id}"] = (row, c)
         s = kit.dp(40)
         cy = top + h // 2
         row.add(

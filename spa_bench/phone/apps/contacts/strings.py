@@ -29,6 +29,7 @@ STRINGS = Strings(
         "saved": ("Contact saved", "已保存联系人"),
         "star": ("Add to favourites", "添加到收藏"),
         "unstar": ("Remove from favourites", "从收藏中移除"),
+        "copy_number": ("Copy phone number", "复制电话号码"),
         "message": ("Send message", "发送短信"),
         "call": ("Call", "拨打电话"),
         "contact_info": ("Contact info", "联系方式"),

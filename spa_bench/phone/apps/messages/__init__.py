@@ -8,6 +8,7 @@ from spa_bench.phone.apps.contacts.store import ContactsStore
 from spa_bench.phone.apps.messages.screens import Conversation, ConversationList, NewConversation
 from spa_bench.phone.apps.messages.store import SmsStore
 from spa_bench.phone.apps.messages.strings import STRINGS
+from spa_bench.phone.system.notifications import IMPORTANCE_HIGH
 from spa_bench.phone.system.providers import ContentProvider
 
 
@@ -33,6 +34,18 @@ class MessagesApp(App):
 
     def on_data_cleared(self) -> None:
         self.sms.db.ensure()
+
+    def notify_received(self, thread_id: int, address: str, body: str) -> None:
+        """What the app does on SMS_DELIVER: a heads-up notification per conversation that opens it."""
+        self.ctx.notify(
+            thread_id,
+            self.contacts.name_for_number(address) or address,
+            body,
+            activity=Conversation.name,
+            extras={"thread_id": thread_id},
+            importance=IMPORTANCE_HIGH,
+            channel="incoming_messages",
+        )
 
 
 __all__ = ["MessagesApp"]

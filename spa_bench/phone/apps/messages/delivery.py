@@ -24,5 +24,6 @@ def deliver_incoming_sms(app: MessagesApp, sender: str, body: str) -> int:
         thread, sender, now, now - now % 1000, INBOX, body,
     )
     app.sms.db.run("UPDATE threads SET date = ? WHERE _id = ?", now, thread)
+    app.notify_received(thread, sender, body)  # the heads-up and the shade entry
     app.ctx.invalidate()
     return row

@@ -11,6 +11,7 @@ from spa_bench.phone.apps.contacts.store import ContactsStore
 from spa_bench.phone.apps.messages.store import SENT, SmsStore
 from spa_bench.phone.ui import LINEAR, Callback, Rect, ScrollList, TextView, View
 from spa_bench.phone.ui.fonts import wrap
+from spa_bench.phone.ui.menu import MenuItem
 
 PACKAGE = "com.android.messaging"
 ID = f"{PACKAGE}:id/"
@@ -55,12 +56,17 @@ class MessagesActivity(Activity):
         bold: bool,
         on_click: Callback,
         rid: str = "conversation_row",
+        on_long_click: Callback | None = None,
     ) -> View:
         kit = self.kit
         p = kit.palette
         h = kit.dp(80)
         row = View(
-            Rect(area.left, top, area.right, top + h), class_name=LINEAR, rid=f"{ID}{rid}", on_click=on_click
+            Rect(area.left, top, area.right, top + h),
+            class_name=LINEAR,
+            rid=f"{ID}{rid}",
+            on_click=on_click,
+            on_long_click=on_long_click,
         )
         s = kit.dp(48)
         cy = top + h // 2
@@ -139,7 +145,9 @@ class ConversationList(MessagesActivity):
         list_area = Rect(area.left, area.top + h, area.right, area.bottom)
         rows: list[View] = []
         y = list_area.top
-        for t in self.sms.threads():
+        threads = {t.id: t for t in self.sms.threads()}
+        by_id: dict[int, View] = {}
+        for t in threads.values():
             rows.append(
                 self.row(
                     list_area,
@@ -149,8 +157,10 @@ class ConversationList(MessagesActivity):
                     self.when(t.date),
                     t.unread > 0,
                     partial(self.open_thread, t.id),
+                    on_long_click=self.open_menu(t.id),
                 )
             )
+            by_id[t.id] = rows[-1]
             y = rows[-1].bounds.bottom
         root.add(self.scroll_list(list_area, rows, rid=f"{ID}list", padding_bottom=kit.dp(96)))
         root.add(
@@ -164,6 +174,17 @@ class ConversationList(MessagesActivity):
                 label=self.t("start_chat"),
             )
         )
+        target = self.menu_target()
+        if target in by_id:
+            t = threads[target]
+            mark = (
+                MenuItem(self.t("mark_read"), partial(self.sms.mark_read, t.id), f"{ID}action_mark_read")
+                if t.unread
+                else MenuItem(self.t("mark_unread"), partial(self.sms.mark_unread, t.id),
+                              f"{ID}action_mark_unread")
+            )
+            delete = MenuItem(self.t("delete"), partial(self.sms.delete_thread, t.id), f"{ID}action_delete")
+            root.add(self.context_menu(list_area, by_id[target].bounds, [mark, delete], area))
         return root
 
     def _build_search(self, area: Rect, root: View) -> View:
@@ -256,6 +277,7 @@ class Conversation(MessagesActivity):
         rows: list[View] = []
         y = list_area.top + kit.dp(8)
         max_w = round(area.width * 0.72)
+        bubbles: dict[int, tuple[View, str]] = {}
         for m in self.sms.messages(tid):
             lines = wrap(m.body, kit.body_large, max_w - kit.dp(32), 12)
             bh = len(lines) * TextView.line_height(kit.body_large) + kit.dp(20)
@@ -275,7 +297,9 @@ class Conversation(MessagesActivity):
                 bg=p.primary_container if sent else p.surface_high,
                 radius=kit.dp(18),
                 rid=f"{ID}message_bubble",
+                on_long_click=self.open_menu(m.id),
             )
+            bubbles[m.id] = (bubble, m.body)
             bubble.add(
                 TextView(
                     rect.inset(kit.dp(16), kit.dp(10)),
@@ -324,6 +348,13 @@ class Conversation(MessagesActivity):
             color=p.primary,
         )
         root.add(send)
+        target = self.menu_target()
+        if target in bubbles:
+            bubble, body = bubbles[target]
+            root.add(self.context_menu(list_area, bubble.bounds, [
+                MenuItem(self.t("copy_text"), partial(self.ctx.set_clipboard, body), f"{ID}action_copy_text"),
+                MenuItem(self.t("delete"), partial(self.sms.delete_message, target), f"{ID}action_delete"),
+            ], area))
         return root
 
     def _send(self, thread_id: int) -> None:

@@ -217,6 +217,21 @@ class SmsStore:
         if self.db.one("SELECT 1 FROM sms WHERE thread_id = ? AND read = 0", thread_id):
             self.db.run("UPDATE sms SET read = 1, seen = 1 WHERE thread_id = ? AND read = 0", thread_id)
 
+    def mark_unread(self, thread_id: int) -> None:
+        """Google Messages' "Mark as unread": the latest received message becomes unread again."""
+        self.db.run(
+            "UPDATE sms SET read = 0 WHERE _id = (SELECT _id FROM sms WHERE thread_id = ? AND type = 1 "
+            "ORDER BY date DESC, _id DESC LIMIT 1)",
+            thread_id,
+        )
+
+    def delete_thread(self, thread_id: int) -> None:
+        self.db.run("DELETE FROM sms WHERE thread_id = ?", thread_id)
+        self.db.run("DELETE FROM threads WHERE _id = ?", thread_id)
+
+    def delete_message(self, message_id: int) -> None:
+        self.db.run("DELETE FROM sms WHERE _id = ?", message_id)
+
     def send(self, thread_id: int, body: str) -> None:
         now = epoch_ms(self.ctx.clock.now())
         self.db.run(

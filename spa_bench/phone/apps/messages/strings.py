@@ -21,5 +21,9 @@ STRINGS = Strings(
         "yesterday": ("Yesterday", "昨天"),
         "top_contacts": ("Top contacts", "常用联系人"),
         "all_contacts": ("All contacts", "所有联系人"),
+        "mark_read": ("Mark as read", "标记为已读"),
+        "mark_unread": ("Mark as unread", "标记为未读"),
+        "delete": ("Delete", "删除"),
+        "copy_text": ("Copy text", "复制文字"),
     }
 )

@@ -10,6 +10,7 @@ from spa_bench.phone.apps.contacts.pim import Fab, field, icon_button, text_area
 from spa_bench.phone.apps.notes.store import PACKAGE, Note, NotesStore
 from spa_bench.phone.ui import FRAME, LINEAR, Callback, Rect, Scrim, TextView, View
 from spa_bench.phone.ui.fonts import wrap
+from spa_bench.phone.ui.menu import MenuItem
 
 ID = f"{PACKAGE}:id/"
 
@@ -82,12 +83,14 @@ class Browse(NotesActivity):
             (self.t("others"), [n for n in notes if not n.pinned]),
         ]
         show_headers = bool(groups[0][1]) and view != "trash"
+        cards: dict[int, tuple[View, Note]] = {}
         for header, group in groups:
             if show_headers and group:
                 rows.append(self._header(list_area, y, header, "section_header", kit.label))
                 y = rows[-1].bounds.bottom
             for n in group:
                 rows.append(self._card(list_area, y, n))
+                cards[n.id] = (rows[-1], n)
                 y = rows[-1].bounds.bottom + kit.dp(10)
         if not notes:
             empty = self.t("no_results" if query else "empty_trash" if view == "trash" else "empty")
@@ -115,7 +118,30 @@ class Browse(NotesActivity):
             )
         if self.ui("drawer"):
             root.add(self._drawer(area, view))
+        target = self.menu_target()
+        if target in cards:
+            card, note = cards[target]
+            root.add(self.context_menu(list_area, card.bounds, self._menu_items(note), area))
         return root
+
+    def _menu_items(self, n: Note) -> list[MenuItem]:
+        """The long-press menu of a note: pin or unpin, make a copy, delete (restore in the trash)."""
+        store = self.store
+        if n.trashed:
+            return [
+                MenuItem(self.t("restore"), partial(store.update, n.id, "trashed", 0), f"{ID}menu_restore"),
+                MenuItem(self.t("delete_forever"), partial(store.delete_forever, n.id), f"{ID}menu_delete"),
+            ]
+        pin = partial(store.update, n.id, "pinned", int(not n.pinned))
+        return [
+            MenuItem(self.t("unpin" if n.pinned else "pin"), pin, f"{ID}menu_pin"),
+            MenuItem(self.t("make_copy"), partial(store.duplicate, n.id), f"{ID}menu_copy"),
+            MenuItem(self.t("delete"), partial(self._trash, n.id), f"{ID}menu_delete"),
+        ]
+
+    def _trash(self, note_id: int) -> None:
+        self.store.update(note_id, "trashed", 1)
+        self.ctx.toast(self.t("moved_to_trash"))
 
     def _header(self, area: Rect, top: int, text: str, rid: str, size: int) -> View:
         kit = self.kit
@@ -145,6 +171,7 @@ class Browse(NotesActivity):
             class_name=FRAME,
             rid=f"{ID}browse_note_interior_content",
             on_click=partial(self.ctx.start_activity, Editor.name, {"id": n.id}),
+            on_long_click=self.open_menu(n.id),
         )
         card.add(
             View(

@@ -150,3 +150,21 @@ class NotesStore:
             self.db.run("DELETE FROM note_labels WHERE note_id = ? AND label_id = ?", note_id, label_id)
         else:
             self.db.run("INSERT INTO note_labels (note_id, label_id) VALUES (?, ?)", note_id, label_id)
+
+    def duplicate(self, note_id: int) -> int:
+        """Keep's "Make a copy": a new note with the same title, text and labels, not pinned."""
+        now = epoch_ms(self.ctx.clock.now())
+        copy = self.db.run(
+            "INSERT INTO notes (title, body, created, modified) "
+            "SELECT title, body, ?, ? FROM notes WHERE _id = ?",
+            now,
+            now,
+            note_id,
+        )
+        self.db.run(
+            "INSERT INTO note_labels (note_id, label_id) "
+            "SELECT ?, label_id FROM note_labels WHERE note_id = ?",
+            copy,
+            note_id,
+        )
+        return copy

@@ -20,6 +20,7 @@ STRINGS = Strings(
         "pin": ("Pin", "固定"),
         "unpin": ("Unpin", "取消固定"),
         "delete": ("Delete", "删除"),
+        "make_copy": ("Make a copy", "复制"),
         "restore": ("Restore", "恢复"),
         "delete_forever": ("Delete forever", "永久删除"),
         "moved_to_trash": ("Note moved to trash", "记事已移至回收站"),

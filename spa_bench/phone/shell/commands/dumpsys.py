@@ -20,8 +20,8 @@ command = TABLE.command
 
 LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
 DISPLAY_UNIQUE_ID = "local:4619827259835644672"
-SERVICES = ("SurfaceFlinger", "activity", "battery", "display", "input_method", "package", "power",
-            "window")
+SERVICES = ("SurfaceFlinger", "activity", "battery", "display", "input_method", "notification", "package",
+            "power", "window")
 
 
 def obj_id(text: str) -> str:
@@ -181,6 +181,10 @@ def dumpsys(args: list[str], ctx: CommandContext) -> int:
                 "  Display Power: state=ON\n")
     elif service == "battery":
         ctx.out(dump_battery(ctx))
+    elif service == "notification":
+        from spa_bench.phone.shell.commands.systemui import dumpsys_notification
+
+        return dumpsys_notification(rest, ctx)
     elif service == "SurfaceFlinger":
         ctx.out(f"Display {DISPLAY_UNIQUE_ID.split(':')[1]} (HWC display 0): port=0 pnpId=GGL "
                 'displayName="Built-in Screen"\n')

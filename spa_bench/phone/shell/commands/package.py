@@ -198,7 +198,8 @@ def ime(args: list[str], ctx: CommandContext) -> int:
 # -- cmd ------------------------------------------------------------------------------------------
 
 _CMD_SERVICES = {"package": "pm", "activity": "am", "input": "input", "settings": "settings",
-                 "input_method": "ime", "wifi": "svc", "window": "wm"}
+                 "input_method": "ime", "wifi": "svc", "window": "wm",
+                 "statusbar": "", "notification": "", "clipboard": ""}  # these three: handled below
 
 
 @command("cmd")
@@ -216,6 +217,13 @@ def cmd(args: list[str], ctx: CommandContext) -> int:
         ctx.err(f"cmd: Can't find service: {args[0]}\n")
         return 20
     rest = args[1:]
+    if args[0] == "clipboard":  # ClipboardService's binder has no onShellCommand: Binder's default answer
+        ctx.err("No shell command implementation.\n")
+        return 0
+    if args[0] in ("statusbar", "notification"):
+        from spa_bench.phone.shell.commands import systemui
+
+        return (systemui.cmd_statusbar if args[0] == "statusbar" else systemui.cmd_notification)(rest, ctx)
     if args[0] == "wifi":
         verb = {"set-wifi-enabled": ["wifi"]}.get(rest[0] if rest else "")
         if verb is None:

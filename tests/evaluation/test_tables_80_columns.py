@@ -1,0 +1,111 @@
+"""The run, evaluate and calibrate tables in an 80-column terminal (COLUMNS=80): every header whole,
+figures on one line; `--wide` shows every column. The run summary counts success with the one policy,
+so a run of judged tasks shows a rate (not n/a)."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from eval_builders import episode, task, verdict
+from rich.console import Console
+from rich.table import Table
+
+from spa_bench.cli.common import Column
+from spa_bench.cli.evaluate import CALIBRATION_COLUMNS, METRICS_COLUMNS, calibration_table_view, metrics_table
+from spa_bench.cli.run import SUMMARY_COLUMNS, summary_table
+from spa_bench.evaluation.calibration import calibration_table
+from spa_bench.evaluation.metrics import compute_metrics
+from spa_bench.results.schema import EpisodeLog, RunManifest, RunSummary
+from spa_bench.runner.run import RunResult
+
+CHECK = [{"type": "shell", "command": "settings get global wifi_on", "expect": "0"}]
+JUDGE = "judge:gpt-4o@api.openai.com"
+KC = "key_components:rapidocr"
+
+
+def logs() -> list[EpisodeLog]:
+    out = []
+    for agent in ("oracle", "a-rather-long-agent-name-v2"):
+        for i, ok in enumerate((True, False, True)):
+            checked = task(f"wifi_{i}", checks=CHECK, key_components=["Wi-Fi"])
+            out.append(episode(checked, agent=agent, steps=3, total_s=12.5, repeat=i, verdicts=[
+                verdict("state", ok), verdict(KC, True), verdict(JUDGE, ok, cost=0.01)]))
+        judged = task("free", key_components=["x"])
+        out.append(episode(judged, agent=agent, steps=2, verdicts=[verdict(KC, True), verdict(JUDGE, True)]))
+    return out
+
+
+def render(table: Table, width: int = 80) -> str:
+    console = Console(file=io.StringIO(), width=width, color_system=None, legacy_windows=False)
+    console.print(table)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert isinstance(text, str)
+    return text
+
+
+def headers_whole(text: str, columns: tuple[Column, ...], wide: bool) -> None:
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines) or wide, "\n" + text
+    header_text = " ".join(lines[:6])
+    for column in columns:
+        if wide or not column.wide_only:
+            assert column.header in header_text, f"{column.header!r} cut in\n{text}"
+    assert "…" not in header_text, text
+
+
+def run_result() -> RunResult:
+    now = datetime(2025, 1, 6, tzinfo=UTC)
+    manifest = RunManifest(run_id="20250106-090000-abcdef", created_at=now, spa_bench_version="test",
+                           python="3.11", platform="test", tasks_root="tasks")
+    return RunResult(Path("results/x"), manifest, RunSummary(run_id=manifest.run_id, started_at=now,
+                                                             finished_at=now), logs())
+
+
+def test_run_summary_at_80_columns_counts_success_by_the_policy() -> None:
+    text = render(summary_table(run_result()))
+    headers_whole(text, SUMMARY_COLUMNS, wide=False)
+    row = next(line for line in text.splitlines() if "oracle" in line)
+    cells = row.replace("│", " ").split()
+    assert cells[1:4] == ["4", "3/4", "75.0%"]  # 2 of 3 by state checks + 1 judged task without checks
+    wide = render(summary_table(run_result(), wide=True), width=120)
+    assert "said done" in wide and "undecided" in wide
+
+
+@pytest.mark.parametrize("wide", [False, True])
+def test_metrics_and_calibration_tables(wide: bool) -> None:
+    report = compute_metrics(logs())
+    text = render(metrics_table(report.agents, "run 20250106-090000-abcdef", wide), 80 if not wide else 160)
+    headers_whole(text, METRICS_COLUMNS, wide)
+    assert "a-rather-long-agent" in text.replace("│", "").replace("\n", "") or "a-rather" in text
+    frame = calibration_table(logs())
+    text = render(calibration_table_view(frame, "evaluators vs state checks, run 20250106-090000-abcdef",
+                                         wide), 80 if not wide else 160)
+    headers_whole(text, CALIBRATION_COLUMNS, wide)
+    assert ("TP" in text) is wide
+
+
+def test_evaluate_in_an_80_column_terminal(tmp_path: Path) -> None:
+    """The real command in a terminal of COLUMNS=80: headers whole, lines within 80 characters."""
+    import os
+    import subprocess
+    import sys
+
+    from spa_bench.results.layout import RunLayout
+
+    layout = RunLayout(tmp_path / "run-80")
+    now = datetime(2025, 1, 6, tzinfo=UTC)
+    layout.write_manifest(RunManifest(run_id="20250106-090000-abcdef", created_at=now,
+                                      spa_bench_version="test", python="3.11", platform="test",
+                                      tasks_root=str(tmp_path / "none")))
+    for log in logs():
+        layout.write_episode(log)
+    env = dict(os.environ, COLUMNS="80", NO_COLOR="1", TERM="dumb")
+    done = subprocess.run([sys.executable, "-m", "spa_bench", "evaluate", str(layout.root), "-e", "state"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    table = done.stdout[done.stdout.index("run 20250106"):]
+    headers_whole(table, METRICS_COLUMNS, wide=False)
+    assert all(len(line) <= 80 for line in done.stdout.splitlines()), done.stdout

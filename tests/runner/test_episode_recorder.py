@@ -1,0 +1,68 @@
+"""The episode recorder owns the episode folder: it writes observations where the layout says, the log
+names exactly those files, an imported screenshot is copied in, and a new attempt starts clean."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from PIL import Image
+
+from spa_bench.results.layout import RunLayout
+from spa_bench.results.recorder import EpisodeRecorder
+from spa_bench.results.schema import AgentSpec, DeviceInfo, EpisodeLog, InstanceInfo
+from spa_bench.tasks.model import Task
+
+TASK = Task.model_validate({
+    "id": "t1", "apps": [{"package": "com.android.settings", "name": {"en": "Settings"}}], "language": "en",
+    "difficulty": 1, "category": "single_app", "instruction": "Open Settings", "golden_steps": 1,
+    "key_components": ["Settings"]})
+
+
+@dataclass
+class Screen:
+    screenshot_png: bytes
+    hierarchy_xml: str
+    package: str | None = "com.android.settings"
+    activity: str | None = ".Settings"
+    keyboard_shown: bool = False
+    width: int = 8
+    height: int = 16
+
+
+def png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (8, 16), "white").save(out, format="PNG")
+    return out.getvalue()
+
+
+def test_recorder_writes_what_the_log_names(tmp_path: Path) -> None:
+    layout = RunLayout(tmp_path / "run")
+    log = EpisodeLog(episode_id="a__t1__r0", run_id="run", task=TASK, instance=InstanceInfo(seed=0),
+                     agent=AgentSpec(name="a", reference="noop"), device=DeviceInfo(serial="x"),
+                     started_at=datetime.now(UTC))
+    recorder = EpisodeRecorder(layout, log.episode_id)
+    stale = recorder.folder / "screenshots" / "007.png"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"from an earlier attempt")
+    recorder.start(log)
+    assert not stale.exists(), "a new attempt starts from an empty folder"
+    assert layout.read_episode(log.episode_id).status == "running"
+
+    xml = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\" />"
+    ref = recorder.observation(Screen(png(), xml), "000")
+    assert (ref.screenshot, ref.hierarchy) == ("screenshots/000.png", "hierarchy/000.xml")
+    assert ref.screenshot is not None and ref.hierarchy is not None
+    assert (recorder.folder / ref.screenshot).read_bytes() == png()
+    assert (recorder.folder / ref.hierarchy).read_text(encoding="utf-8") == xml
+    assert (ref.package, ref.width, ref.height, ref.keyboard_shown) == ("com.android.settings", 8, 16, False)
+
+    source = tmp_path / "agent-out" / "3.PNG"
+    source.parent.mkdir()
+    source.write_bytes(png())
+    imported = recorder.imported_screenshot(source, 3)
+    assert imported.screenshot == "screenshots/003.png"
+    assert (recorder.folder / "screenshots/003.png").is_file()
+    assert recorder.agent_dir() == recorder.folder / "agent" and recorder.agent_dir().is_dir()
