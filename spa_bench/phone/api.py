@@ -17,6 +17,7 @@ from PIL import Image
 from spa_bench.phone.vfs import VirtualFS
 
 Locale = Literal["en", "zh"]
+DumpMode = Literal["active", "windows", "u2"]  # see spa_bench.phone.ui.xmldump
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,8 @@ class PhoneSystem(Protocol):
 
     # -- screen ---------------------------------------------------------------------------------------
     def screen_size(self) -> tuple[int, int]:
-        """(width, height) in pixels, portrait."""
+        """(width, height) of the logical display in pixels: `wm size` override applied, swapped when
+        the display is rotated by 90 or 270 degrees (what screencap and uiautomator bounds use)."""
         ...
 
     def screenshot(self) -> Image.Image:
@@ -93,8 +95,9 @@ class PhoneSystem(Protocol):
         """The current frame as PNG bytes; cached until the screen changes."""
         ...
 
-    def dump_hierarchy(self, compressed: bool = False) -> str:
-        """uiautomator XML of the current screen (AOSP attribute order)."""
+    def dump_hierarchy(self, compressed: bool = False, mode: DumpMode = "active") -> str:
+        """uiautomator XML of the current screen: the active window (`uiautomator dump`), every window
+        (`"windows"`: `uiautomator dump --windows`) or uiautomator2's all-window hierarchy (`"u2"`)."""
         ...
 
     def keyboard_shown(self) -> bool:

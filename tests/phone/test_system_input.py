@@ -47,8 +47,12 @@ def test_focus_shows_keyboard_with_key_nodes(phone: PhoneOS) -> None:
     assert field(phone).value == ""
     focus_field(phone)
     root = ET.fromstring(phone.dump_hierarchy())
-    packages = [n.get("package") for n in root]
-    assert "com.android.inputmethod.latin" in packages
+    assert [n.get("package") for n in root] == ["com.android.settings"]  # the IME is another window
+    windows = ET.fromstring(phone.dump_hierarchy(mode="windows")).iter("window")
+    ime = [w for w in windows if w.get("type") == "TYPE_INPUT_METHOD"]
+    assert len(ime) == 1 and ime[0].find("hierarchy/node").get("package") == "com.android.inputmethod.latin"
+    assert "com.android.inputmethod.latin" in {n.get("package") for n in ET.fromstring(
+        phone.dump_hierarchy(mode="u2"))}
     edit = root.find(".//node[@class='android.widget.EditText']")
     assert edit is not None and edit.get("focused") == "true"
     for letter in "wifi":

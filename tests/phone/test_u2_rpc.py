@@ -67,7 +67,7 @@ class FakeSystem:
     def screenshot(self) -> Image.Image:
         return Image.new("RGB", (1080, 2400), (10, 200, 30))
 
-    def dump_hierarchy(self, compressed: bool = False) -> str:
+    def dump_hierarchy(self, compressed: bool = False, mode: str = "active") -> str:
         return XML
 
     def current_focus(self) -> tuple[str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from spa_bench.phone.api import PackageInfo, PhoneConfig, ProviderError, ProviderRow
+from spa_bench.phone.api import DumpMode, PackageInfo, PhoneConfig, ProviderError, ProviderRow
 from spa_bench.phone.vfs import VirtualFS
 
 LAUNCHER = ("com.google.android.apps.nexuslauncher",
@@ -69,8 +69,8 @@ class FakePhone:
         self.screenshot().save(buf, format="PNG")
         return buf.getvalue()
 
-    def dump_hierarchy(self, compressed: bool = False) -> str:
-        self.calls.append(("dump", compressed))
+    def dump_hierarchy(self, compressed: bool = False, mode: DumpMode = "active") -> str:
+        self.calls.append(("dump", compressed) if mode == "active" else ("dump", compressed, mode))
         return FAKE_XML
 
     def keyboard_shown(self) -> bool:

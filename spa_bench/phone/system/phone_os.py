@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from spa_bench.phone.api import Locale, PackageInfo, PhoneConfig, ProviderRow
+from spa_bench.phone.api import DumpMode, Locale, PackageInfo, PhoneConfig, ProviderRow
 from spa_bench.phone.apps import APPS, App
 from spa_bench.phone.apps.base import ActivityRecord
 from spa_bench.phone.i18n import locale_tag, parse_locale
@@ -286,7 +286,8 @@ class PhoneOS(ScreenMixin, InputMixin):
 
     # -- screen (cached by version) ----------------------------------------------------------------------
     def screen_size(self) -> tuple[int, int]:
-        return self.config.width, self.config.height
+        with self.lock:
+            return self.display().logical_size
 
     def screenshot(self) -> Image.Image:
         with self.lock:
@@ -299,11 +300,12 @@ class PhoneOS(ScreenMixin, InputMixin):
                 self._png, self._png_key = encode_png(self.rendered()), key
             return self._png
 
-    def dump_hierarchy(self, compressed: bool = False) -> str:
+    def dump_hierarchy(self, compressed: bool = False, mode: DumpMode = "active") -> str:
         from spa_bench.phone.ui import dump
 
         with self.lock:
-            return dump(self.frame(), compressed)
+            frame = self.frame()
+            return dump(frame, compressed, mode, self.rotation())
 
     def keyboard_shown(self) -> bool:
         with self.lock:

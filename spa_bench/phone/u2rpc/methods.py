@@ -81,7 +81,7 @@ class U2Methods:
 
     # -- helpers --------------------------------------------------------------------------------------
     def _nodes(self) -> list[UiNode]:
-        return parse_hierarchy(self.system.dump_hierarchy())
+        return parse_hierarchy(self.system.dump_hierarchy(mode="u2"))
 
     def _find_all(self, selector: object) -> list[UiNode]:
         return select(self._nodes(), selector)
@@ -123,7 +123,7 @@ class U2Methods:
 
     def dumpWindowHierarchy(self, compressed: bool = False, maxDepth: int | None = None,  # noqa: N802, N803
                             rootInActive: bool | None = None) -> str:  # noqa: N803
-        xml = self.system.dump_hierarchy(bool(compressed))
+        xml = self.system.dump_hierarchy(bool(compressed), mode="u2")
         if maxDepth is not None and int(maxDepth) > 0:
             xml = _prune(xml, int(maxDepth))
         return xml
@@ -288,7 +288,7 @@ class U2Methods:
     def _scroll(self, selector: object, vertical: bool, forward: bool, steps: int) -> bool:
         """One swipe inside the scrollable; True when the screen changed (more content was there)."""
         left, top, right, bottom = self._find(selector).bounds
-        before = self.system.dump_hierarchy()
+        before = self.system.dump_hierarchy(mode="u2")
         cx, cy = (left + right) // 2, (top + bottom) // 2
         if vertical:
             near, far = top + (bottom - top) // 5, bottom - (bottom - top) // 5
@@ -298,7 +298,7 @@ class U2Methods:
             near, far = left + (right - left) // 5, right - (right - left) // 5
             x1, x2 = (far, near) if forward else (near, far)
             self.system.swipe(x1, cy, x2, cy, max(10, int(steps) * 5))
-        return self.system.dump_hierarchy() != before
+        return self.system.dump_hierarchy(mode="u2") != before
 
     def scrollForward(self, selector: object, vertical: bool = True, steps: int = 55) -> bool:  # noqa: N802
         return self._scroll(selector, vertical, True, steps)

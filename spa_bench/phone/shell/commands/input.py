@@ -10,6 +10,7 @@ from __future__ import annotations
 import struct
 
 from spa_bench.phone import keycodes
+from spa_bench.phone.api import DumpMode
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 
 TABLE = CommandTable()
@@ -234,6 +235,7 @@ runtest: executes UI automation tests
 dump: creates an XML dump of current UI hierarchy
     dump [--verbose][file]
       [--compressed]: dumps compressed layout information.
+      [--windows]: dumps all windows of all displays.
       [file]: the location where the dumped XML should be stored, default is
       /sdcard/window_dump.xml
 
@@ -254,7 +256,9 @@ def uiautomator(args: list[str], ctx: CommandContext) -> int:
     compressed = "--compressed" in args[1:]
     files = [a for a in args[1:] if not a.startswith("--")]
     target = files[0] if files else DEFAULT_DUMP
-    xml = ctx.system.dump_hierarchy(compressed=compressed)
+    # DumpCommand dumps the root of the active window only; --windows dumps every window
+    mode: DumpMode = "windows" if "--windows" in args[1:] else "active"
+    xml = ctx.system.dump_hierarchy(compressed=compressed, mode=mode)
     if target in ("/dev/tty", "/dev/stdout"):
         ctx.out(xml)
     else:
