@@ -139,8 +139,8 @@ def _write(node: DumpNode, out: list[str], u2: bool, drawing_order: int, depth: 
     v = node.view
     pad = "\n" + "  " * depth if u2 else ""
     parts = [pad + ('<node NAF="true"' if is_naf(v) else "<node"), f' index="{node.index}"',
-             attr("text", v.text), attr("resource-id", v.rid), attr("class", v.class_name), attr("package", node.package),
-             attr("content-desc", v.desc)]
+             attr("text", v.text), attr("resource-id", v.rid), attr("class", v.class_name),
+             attr("package", node.package), attr("content-desc", v.desc)]
     parts.append(
         f' checkable="{_b(v.checkable)}" checked="{_b(v.checked)}" clickable="{_b(v.clickable)}" '
         f'enabled="{_b(v.enabled)}" focusable="{_b(v.focusable)}" focused="{_b(v.focused)}" '
