@@ -142,6 +142,14 @@ class PhoneSystem(Protocol):
         """(package, fully qualified activity) of the window in front (the launcher on the home screen)."""
         ...
 
+    def recent_tasks(self) -> list[tuple[str, str]]:
+        """(package, top activity) of every task, the launcher's included, most recent first."""
+        ...
+
+    def remove_task(self, package: str) -> None:
+        """Remove an app's task (swiping it away in recents, `am stack remove`)."""
+        ...
+
     def broadcast(self, action: str, extras: dict[str, str]) -> tuple[int, str]:
         """Deliver a broadcast (e.g. ADBKeyboard's ADB_INPUT_TEXT / ADB_INPUT_B64). Returns
         (result code, result data) as `am broadcast` prints them."""

@@ -120,6 +120,14 @@ class FakePhone:
     def current_focus(self) -> tuple[str, str]:
         return self.focus
 
+    def recent_tasks(self) -> list[tuple[str, str]]:
+        return [self.focus] if self.focus != LAUNCHER else [LAUNCHER]
+
+    def remove_task(self, package: str) -> None:
+        self.calls.append(("remove_task", package))
+        if self.focus[0] == package:
+            self.focus = LAUNCHER
+
     def broadcast(self, action: str, extras: dict[str, str]) -> tuple[int, str]:
         self.calls.append(("broadcast", action, dict(extras)))
         return self.broadcast_result

@@ -156,6 +156,21 @@ class PhoneOS(ScreenMixin, InputMixin):
                 return LAUNCHER, self.tasks.top(LAUNCHER).activity
             return self.tasks.front, self.tasks.top().activity
 
+    def recent_tasks(self) -> list[tuple[str, str]]:
+        with self.lock:
+            order = [self.tasks.front, *self.tasks.recent, LAUNCHER]
+            seen: list[str] = []
+            for package in order:
+                if package not in seen and package in self.tasks.stacks:
+                    seen.append(package)
+            return [(p, self.tasks.top(p).activity) for p in seen]
+
+    def remove_task(self, package: str) -> None:
+        with self.lock:
+            self.tasks.remove(package)
+            self._thumbs.pop(package, None)
+            self.invalidate()
+
     def show_toast(self, message: str, seconds: float = 2.5) -> None:
         with self.lock:
             self.toast_message = message

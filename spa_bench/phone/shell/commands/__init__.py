@@ -18,10 +18,11 @@ def builtin_commands() -> dict[str, CommandFn]:
         settings,
         sqlite,
         text,
+        window,
     )
 
     table: dict[str, CommandFn] = {}
-    for module in (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, misc):
+    for module in (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, misc):
         for name, fn in module.TABLE.commands.items():
             if name in table:
                 raise RuntimeError(f"shell command {name!r} is defined twice")

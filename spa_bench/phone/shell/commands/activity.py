@@ -234,6 +234,10 @@ def am(args: list[str], ctx: CommandContext) -> int:
             return am_broadcast(rest, ctx)
         if verb == "instrument":
             return am_instrument(rest, ctx)
+        if verb == "stack":
+            from spa_bench.phone.shell.commands.tasks import am_stack  # tasks imports this module
+
+            return am_stack(rest, ctx)
     except AmError as exc:
         ctx.err(f"{exc}\n")
         return 255

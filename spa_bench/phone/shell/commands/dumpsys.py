@@ -8,33 +8,18 @@ and pids are stable hashes of the names, so repeated dumps agree with each other
 
 from __future__ import annotations
 
-import zlib
-
 from spa_bench.phone.shell.commands.activity import short_component
+from spa_bench.phone.shell.commands.ids import obj_id, pid_of, task_id
 from spa_bench.phone.shell.commands.package import LATIN_IME, dump_package
+from spa_bench.phone.shell.commands.tasks import dump_recents
+from spa_bench.phone.shell.commands.window import DISPLAY_UNIQUE_ID, dump_display, dump_displays, dump_input
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 
 TABLE = CommandTable()
 command = TABLE.command
 
-LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
-DISPLAY_UNIQUE_ID = "local:4619827259835644672"
-SERVICES = ("SurfaceFlinger", "activity", "battery", "display", "input_method", "package", "power",
+SERVICES = ("SurfaceFlinger", "activity", "battery", "display", "input", "input_method", "package", "power",
             "window")
-
-
-def obj_id(text: str) -> str:
-    """A stable 7-hex-digit identity hash, like Integer.toHexString(System.identityHashCode(o))."""
-    return f"{zlib.crc32(text.encode('utf-8')) & 0xFFFFFFF:07x}"
-
-
-def pid_of(package: str) -> int:
-    """A stable pid for a package's process (also used by `ps` and `pidof`)."""
-    return 2000 + zlib.crc32(package.encode("utf-8")) % 28000
-
-
-def task_id(package: str) -> int:
-    return 10 + zlib.crc32(("task:" + package).encode("utf-8")) % 90
 
 
 def _focus(ctx: CommandContext) -> tuple[str, str]:
@@ -66,7 +51,9 @@ def dump_windows(ctx: CommandContext) -> str:
     for n, win in enumerate(windows):
         lines += [f"  Window #{n} {win}:", f"    mDisplayId=0 rootTaskId={task_id(pkg)} mViewVisibility=0x0",
                   f"    mFrame=[0,0][{w},{h}] mHasSurface=true isReadyForDisplay()=true"]
-    lines += ["", "  mGlobalConfiguration={1.0 ?mcc?mnc [en_US] ldltr port finger -keyb/v/h -nav/h}",
+    orientation = "land" if w > h else "port"
+    lines += ["", f"  mGlobalConfiguration={{1.0 ?mcc?mnc [en_US] ldltr {orientation} finger -keyb/v/h "
+              "-nav/h}",
               "  mTopFocusedDisplayId=0"]
     if ctx.system.keyboard_shown():
         lines.append(f"  mInputMethodWindow=Window{{{obj_id('InputMethod')} u0 InputMethod}}")
@@ -74,23 +61,13 @@ def dump_windows(ctx: CommandContext) -> str:
     return "\n".join(lines) + "\n"
 
 
-def dump_displays(ctx: CommandContext) -> str:
-    w, h = ctx.system.screen_size()
-    dpi = ctx.system.config.density
-    lines = ["WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
-             "  Display: mDisplayId=0 rootTasks=3",
-             f"    init={w}x{h} {dpi}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}",
-             "    deferred=false mLayoutNeeded=false", "    mCurrentRotation=ROTATION_0", ""]
-    return "\n".join(lines + _focus_lines(ctx)) + "\n"
-
-
 def dump_window(ctx: CommandContext, args: list[str]) -> str:
     section = args[0] if args else ""
     if section in ("windows", "w"):
         return dump_windows(ctx)
     if section in ("displays", "d"):
-        return dump_displays(ctx)
-    return dump_windows(ctx) + "\n" + dump_displays(ctx)
+        return dump_displays(ctx, _focus_lines(ctx))
+    return dump_windows(ctx) + "\n" + dump_displays(ctx, _focus_lines(ctx))
 
 
 def dump_activities(ctx: CommandContext) -> str:
@@ -116,22 +93,6 @@ def dump_top(ctx: CommandContext) -> str:
              f"  ACTIVITY {comp} {obj_id('r' + pkg + act)} pid={pid_of(pkg)}",
              f"    Local Activity {obj_id('l' + pkg + act)} State:",
              "      mResumed=true mStopped=false mFinished=false"]
-    return "\n".join(lines) + "\n"
-
-
-def dump_display(ctx: CommandContext) -> str:
-    w, h = ctx.system.screen_size()
-    dpi = ctx.system.config.density
-    viewport = (f"DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-                f"uniqueId='{DISPLAY_UNIQUE_ID}', physicalPort=0, orientation=0, "
-                f"logicalFrame=Rect(0, 0 - {w}, {h}), physicalFrame=Rect(0, 0 - {w}, {h}), "
-                f"deviceWidth={w}, deviceHeight={h}}}")
-    lines = ["DISPLAY MANAGER (dumpsys display)", "  mSafeMode=false", "  mPendingTraversal=false",
-             f"  mViewports=[{viewport}]", "", "Display Devices: size=1",
-             f'  DisplayDeviceInfo{{"Built-in Screen": uniqueId="{DISPLAY_UNIQUE_ID}", {w} x {h}, '
-             f"modeId 1, defaultModeId 1, density {dpi}, {float(dpi)} x {float(dpi)} dpi, "
-             "touch INTERNAL, rotation 0, type INTERNAL, state ON, FLAG_DEFAULT_DISPLAY}",
-             "    mCurrentOrientation=0", f"    mCurrentDisplayRect=Rect(0, 0 - {w}, {h})"]
     return "\n".join(lines) + "\n"
 
 
@@ -163,9 +124,14 @@ def dumpsys(args: list[str], ctx: CommandContext) -> int:
         ctx.out(dump_window(ctx, rest))
     elif service == "activity":
         sub = rest[0] if rest else "activities"
-        ctx.out(dump_top(ctx) if sub == "top" else dump_activities(ctx))
+        if sub in ("recents", "r"):
+            ctx.out(dump_recents(ctx))
+        else:
+            ctx.out(dump_top(ctx) if sub == "top" else dump_activities(ctx))
     elif service == "display":
         ctx.out(dump_display(ctx))
+    elif service == "input":
+        ctx.out(dump_input(ctx))
     elif service == "input_method":
         ctx.out(dump_input_method(ctx))
     elif service == "package":
@@ -185,28 +151,3 @@ def dumpsys(args: list[str], ctx: CommandContext) -> int:
     else:
         ctx.err(f"Can't find service: {service}\n")
     return 0
-
-
-@command("wm")
-def wm(args: list[str], ctx: CommandContext) -> int:
-    w, h = ctx.system.screen_size()
-    if args[:1] == ["size"]:
-        if len(args) == 1:
-            ctx.out(f"Physical size: {w}x{h}\n")
-            return 0
-        if args[1] == "reset":
-            return 0
-        ctx.err("Error: the virtual phone's screen size is fixed when it starts\n")
-        return 255
-    if args[:1] == ["density"]:
-        if len(args) == 1:
-            ctx.out(f"Physical density: {ctx.system.config.density}\n")
-            return 0
-        if args[1] == "reset":
-            return 0
-        ctx.err("Error: the virtual phone's density is fixed when it starts\n")
-        return 255
-    if args[:1] in (["dismiss-keyguard"], ["user-rotation"], ["fixed-to-user-rotation"]):
-        return 0
-    ctx.err("Window manager (window) commands:\n  size [reset|WxH|WdpxHdp]\n  density [reset|DENSITY]\n")
-    return 255

@@ -12,7 +12,7 @@ import datetime
 import re
 import time
 
-from spa_bench.phone.shell.commands.dumpsys import LAUNCHER_PACKAGE, pid_of
+from spa_bench.phone.shell.commands.ids import LAUNCHER_PACKAGE, pid_of
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 from spa_bench.phone.shell.expand import SHELL_PID
 
