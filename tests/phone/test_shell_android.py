@@ -178,8 +178,9 @@ def test_am_start(sh: Shell, phone: FakePhone) -> None:
     assert err == "Error type 3\nError: Activity class {com.nope/com.nope.Main} does not exist.\n"
     assert code == 255
     out, err, code = run(sh, "am start -a android.intent.action.VIEW -d https://example.com")
+    # Intent.toString shows dat= through Uri.toSafeString: web URIs as scheme://host/...
     assert err == ("Error: Activity not started, unable to resolve Intent { act=android.intent.action.VIEW "
-                   "dat=https://example.com flg=0x10000000 }\n")
+                   "dat=https://example.com/... flg=0x10000000 }\n")
 
 
 def test_am_force_stop_and_broadcast(sh: Shell, phone: FakePhone) -> None:
