@@ -90,8 +90,11 @@ def test_search_filters_and_opens(phone: PhoneOS) -> None:
     assert phone.current_focus()[1] == "com.android.settings.Settings$DisplaySettingsActivity"
 
 
-def test_adb_keyboard_broadcasts(phone: PhoneOS) -> None:
+def test_adb_keyboard_broadcasts_only_while_it_is_the_ime(phone: PhoneOS) -> None:
     focus_field(phone)
+    assert phone.broadcast("ADB_INPUT_TEXT", {"msg": "lost"}) == (0, "")  # LatinIME is current
+    assert field(phone).value == ""
+    phone.settings_put("secure", "default_input_method", "com.android.adbkeyboard/.AdbIME")
     assert phone.broadcast("ADB_INPUT_TEXT", {"msg": "hello "}) == (0, "")
     msg = base64.b64encode("语言 设置".encode()).decode()
     phone.broadcast("ADB_INPUT_B64", {"msg": msg})

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from spa_bench.phone.system.keyboard import ImeState
+from spa_bench.phone.system.keyboard import ADB_IME_PACKAGE, ImeState
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import EditText, Frame, ScrollList, View
 
@@ -55,6 +55,7 @@ class InputMixin:
     frame: Callable[[], Frame]
     invalidate: Callable[[], None]
     go_home: Callable[[], None]
+    _default_ime: Callable[[], str]
     _thumbs: dict[str, Image.Image]
 
     @property
@@ -217,8 +218,12 @@ class InputMixin:
 
     # -- broadcasts -----------------------------------------------------------------------------------
     def broadcast(self, action: str, extras: dict[str, str]) -> tuple[int, str]:
-        """ADBKeyboard's actions type into the focused field; other actions are delivered to no one."""
+        """ADBKeyboard's actions type into the focused field, but only while it is the current input
+        method: its receiver is registered by the running IME service, so with another keyboard the
+        broadcast reaches no one (result=0 either way, as on a phone). Other actions reach no one."""
         with self.lock:
+            if action.startswith("ADB_") and self._default_ime() != ADB_IME_PACKAGE:
+                return 0, ""
             if action == "ADB_INPUT_TEXT":
                 self._edit_insert(extras.get("msg", ""))
             elif action == "ADB_INPUT_B64":

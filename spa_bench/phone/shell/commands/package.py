@@ -178,11 +178,15 @@ def ime(args: list[str], ctx: CommandContext) -> int:
         state = "now disabled" if target in enabled else "already disabled"
         ctx.system.settings_put("secure", "enabled_input_methods",
                                 ":".join(i for i in enabled if i != target))
+        if ctx.system.settings_get("secure", "default_input_method") == target:
+            remaining = [i for i in enabled if i != target] or [LATIN_IME]  # the system picks another
+            ctx.system.settings_put("secure", "default_input_method", remaining[0])
         ctx.out(f"Input method {target}: {state}\n")
         return 0
     if verb == "set":
-        if target not in enabled:
-            ctx.system.settings_put("secure", "enabled_input_methods", ":".join([*enabled, target]))
+        if target not in enabled:  # switchToInputMethodLocked: "IME is not found or not enabled"
+            ctx.err(f"Unknown input method {target} cannot be selected for user #0\n")
+            return 255
         ctx.system.settings_put("secure", "default_input_method", target)
         ctx.out(f"Input method {target} selected for user #0\n")
         return 0
