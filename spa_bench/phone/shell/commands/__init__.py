@@ -15,6 +15,7 @@ def builtin_commands() -> dict[str, CommandFn]:
         input,
         misc,
         package,
+        service,
         settings,
         sqlite,
         text,
@@ -22,7 +23,8 @@ def builtin_commands() -> dict[str, CommandFn]:
     )
 
     table: dict[str, CommandFn] = {}
-    for module in (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, misc):
+    modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service, misc)
+    for module in modules:
         for name, fn in module.TABLE.commands.items():
             if name in table:
                 raise RuntimeError(f"shell command {name!r} is defined twice")
