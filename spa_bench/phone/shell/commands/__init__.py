@@ -23,7 +23,8 @@ def builtin_commands() -> dict[str, CommandFn]:
     )
 
     table: dict[str, CommandFn] = {}
-    modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service, misc)
+    modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service,
+               misc)
     for module in modules:
         for name, fn in module.TABLE.commands.items():
             if name in table:
