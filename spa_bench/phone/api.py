@@ -80,6 +80,7 @@ class PhoneSystem(Protocol):
     config: PhoneConfig
     fs: VirtualFS
     lock: threading.RLock
+    adb_root: bool  # adbd (and so every shell and sync session) runs as root, after `adb root`
 
     # -- screen ---------------------------------------------------------------------------------------
     def screen_size(self) -> tuple[int, int]:

@@ -87,7 +87,14 @@ class CommandContext:
 
     @property
     def fs(self) -> VirtualFS:
-        return self.system.fs
+        """The phone's files with this shell's permissions (the shell user's until `adb root`)."""
+        from spa_bench.phone.shell.permissions import fs_for
+
+        return fs_for(self.system.fs, self.system.adb_root)
+
+    @property
+    def root(self) -> bool:
+        return self.system.adb_root
 
     @property
     def cwd(self) -> str:

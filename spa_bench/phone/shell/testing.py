@@ -46,6 +46,7 @@ class FakePhone:
         self.fs = VirtualFS(root)
         self.fs.ensure_layout()
         self.lock = threading.RLock()
+        self.adb_root = False
         self.calls: list[tuple[object, ...]] = []
         self.focus = LAUNCHER
         self.keyboard = False

@@ -41,6 +41,7 @@ class PhoneOS(ScreenMixin, InputMixin):
         self.config = config
         self.fs = fs
         self.lock = threading.RLock()
+        self.adb_root = False  # adbd's state: survives snapshot loads, as adbd outlives app state
         self.metrics = Metrics(config.width, config.height, config.density)
         self.clock = clock or PhoneClock()
         self.version = 0
@@ -226,7 +227,7 @@ class PhoneOS(ScreenMixin, InputMixin):
 
     def getprop(self) -> dict[str, str]:
         with self.lock:
-            return properties(self.config, self.locale)
+            return properties(self.config, self.locale, self.adb_root)
 
     # -- content providers --------------------------------------------------------------------------------
     def content_query(
