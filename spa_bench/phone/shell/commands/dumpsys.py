@@ -32,7 +32,8 @@ def window_token(package: str, activity: str) -> str:
 
 def activity_record(package: str, activity: str) -> str:
     comp = short_component(package, activity)
-    return f"ActivityRecord{{{obj_id('r' + package + activity)} u0 {comp} t{task_id(package)}}}"
+    # Android 13+: ActivityRecord{hash u0 pkg/.Act} tN} (the task id after the component's brace)
+    return f"ActivityRecord{{{obj_id('r' + package + activity)} u0 {comp}}} t{task_id(package)}}}"
 
 
 def _focus_lines(ctx: CommandContext) -> list[str]:

@@ -45,7 +45,7 @@ def dump_recents(ctx: CommandContext) -> str:
         visible = "true" if package == front else "false"
         kind = f"type=home I={comp}" if home else f"type=standard A={_uid(package)}:{package}"
         category = "HOME" if home else "LAUNCHER"
-        record = f"ActivityRecord{{{obj_id('r' + package + activity)} u0 {comp} t{tid}}}"
+        record = f"ActivityRecord{{{obj_id('r' + package + activity)} u0 {comp}}} t{tid}}}"
         lines += [
             f"  * Recent #{n}: Task{{{obj_id('t' + package)} #{tid} {kind} U=0"
             + (f" rootTaskId={root}" if home else "")
