@@ -21,8 +21,7 @@ command = TABLE.command
 
 INPUT_USAGE = """Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]
 
-The sources are:
-      dpad
+The sources are: \n      dpad
       keyboard
       mouse
       touchpad
@@ -32,6 +31,12 @@ The sources are:
       touchscreen
       stylus
       trackball
+      rotaryencoder
+[axis_value] represents an option specifying the value of a given axis \n\
+      The syntax is as follows: --axis <axis_name>,<axis_value>
+            where <axis_name> is the name of the axis as defined in \n\
+            MotionEvent without the AXIS_ prefix (e.g. SCROLL, X)
+      Sample [axis_values] entry: `--axis Y,3`, `--axis SCROLL,-2`
 
 -d: specify the display ID.
       (Default: -1 for key event, 0 for motion event if not specified.)
@@ -45,11 +50,18 @@ The commands and default sources are:
       press (Default: trackball)
       roll <dx> <dy> (Default: trackball)
       motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)
+      scroll (Default: rotaryencoder). Has the following syntax:
+            scroll <x> <y> [axis_value] (for pointer-based sources)
+            scroll [axis_value] (for non-pointer-based sources)
+            Axis options: SCROLL, HSCROLL, VSCROLL
+            None or one or multiple axis value options can be specified.
+            To specify multiple axes, use one axis option for per axis.
+            Example: `scroll --axis VSCROLL,2 --axis SCROLL,-2.4`
       keycombination [-t duration(ms)] <key code 1> <key code 2> ... (Default: keyboard, the key order \
 is important here.)
 """
 SOURCES = frozenset({"dpad", "keyboard", "mouse", "touchpad", "gamepad", "touchnavigation", "joystick",
-                     "touchscreen", "stylus", "trackball"})
+                     "touchscreen", "stylus", "trackball", "rotaryencoder"})
 DEFAULT_SWIPE_MS = 300
 NPE_TRACE = ("java.lang.NullPointerException: Attempt to get length of null array\n"
              "\tat com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:424)")
@@ -158,6 +170,37 @@ def _roll(delta: list[int], ctx: CommandContext) -> int:
     for count, negative, positive in ((dx, "DPAD_LEFT", "DPAD_RIGHT"), (dy, "DPAD_UP", "DPAD_DOWN")):
         for _ in range(min(abs(count), 50)):
             ctx.system.press_key(keycodes.KEYCODES[negative if count < 0 else positive])
+    return 0
+
+
+SCROLL_NOTCH_DP = 64  # how far one unit of AXIS_VSCROLL/HSCROLL moves a list
+
+
+def _scroll(args: list[str], ctx: CommandContext) -> int:
+    """`scroll [<x> <y>] [--axis VSCROLL,N] [--axis HSCROLL,N]`: a mouse wheel at (x, y) (the screen's
+    centre without them); positive VSCROLL scrolls towards the top, as MotionEvent's axis does."""
+    axes: dict[str, float] = {}
+    point: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--axis" and i + 1 < len(args):
+            name, _, value = args[i + 1].partition(",")
+            if name.upper() not in ("SCROLL", "VSCROLL", "HSCROLL"):
+                return _exception(ctx, "scroll", f"java.lang.IllegalArgumentException: Invalid axis: {name}")
+            axes[name.upper()] = parse_float(value)
+            i += 2
+        else:
+            point.append(args[i])
+            i += 1
+    if len(point) not in (0, 2):
+        return _bad_args(ctx, "scroll")
+    w, h = ctx.system.screen_size()
+    x, y = _coords(point) if point else [w // 2, h // 2]
+    notch = round(SCROLL_NOTCH_DP * ctx.system.config.density / 160)
+    dy = round(axes.get("VSCROLL", axes.get("SCROLL", 0.0)) * notch)
+    dx = round(-axes.get("HSCROLL", 0.0) * notch)
+    if dx or dy:
+        ctx.system.swipe(x, y, x + dx, y + dy, 200)
     return 0
 
 
@@ -285,6 +328,8 @@ def input_(args: list[str], ctx: CommandContext) -> int:
             return _motionevent(rest, ctx)
         if verb == "keycombination":
             return _keycombination(rest, ctx)
+        if verb == "scroll":
+            return _scroll(rest, ctx)
     except JavaNumberError as exc:
         return _exception(ctx, verb, f"java.lang.NumberFormatException: {exc}")
     ctx.err(f"Error: Unknown command: {verb}\n{INPUT_USAGE}")
