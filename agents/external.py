@@ -6,16 +6,27 @@ The contract with the program:
 - It is started once per episode (after the harness has reset the device, run the task's setup and
   opened the task's app), with the current directory `cwd` (default: where spa-bench runs), and must
   drive the phone itself - over `adb -s $ANDROID_SERIAL ...`, adbutils or uiautomator2 (the adb server
-  is the harness's, so $ANDROID_ADB_SERVER_PORT is passed on).
+  is the harness's, so $ANDROID_ADB_SERVER_PORT is passed on). It gets the harness's adb: the folder of
+  the adb binary the harness uses (PATH's, else the one bundled with adbutils, so a pip-only machine
+  works) comes first on its PATH, and $ADB is that binary - a program that runs plain `adb` needs no
+  adb installed.
 - Environment: SPA_BENCH_SERIAL and ANDROID_SERIAL (the device), SPA_BENCH_INSTRUCTION (as shown to
   agents: single-app tasks carry SPA-Bench's "This is the opened app ..." prefix), SPA_BENCH_LANGUAGE
   (en | zh), SPA_BENCH_MAX_ROUNDS (step limit), SPA_BENCH_OUTPUT_DIR (write the recording here; it is the
   episode's agent/ folder), SPA_BENCH_TASK_ID, SPA_BENCH_APP (the task's first app package, if any),
-  SPA_BENCH_TIME_LIMIT (seconds). The rest of the environment is inherited (API keys included).
+  SPA_BENCH_TIME_LIMIT (seconds), SPA_BENCH_API_KEY (when a key is given, below). The rest of the
+  environment is inherited (API keys included).
 - Arguments: the same values are appended as `--serial S --instruction TEXT --lang en|zh --max-rounds N
   --output-dir DIR --task-id ID`, unless `pass_args=false`, or unless `cmd` contains placeholders
   ({serial} {instruction} {language} {max_rounds} {output_dir} {task_id} {app}), which are filled in
   instead - so a program with its own command line runs without a wrapper.
+- Keys: a program that takes its key on its command line (SPA-Bench's agents: `--openai_api_key KEY`)
+  gets it from `{api_key}`, filled from `api_key_env=NAME` (the key stays in the environment, the
+  recommended way) or `api_key=KEY`. Wherever the harness writes (episode log, manifest, the program's
+  stdout.log/stderr.log, report), the key is redacted - also one typed straight into `cmd`, and the
+  values of secret-named environment variables (spa_bench.secrets). Captured output is scrubbed line by
+  line before it reaches the disk; files the program writes in its output folder are scrubbed when it
+  ends.
 - Time limit: `timeout_s` (default: the episode time limit, --episode-timeout). Past it, the program's
   whole process group gets SIGTERM, then SIGKILL after `kill_grace_s`; the episode ends as
   episode_timeout. Ctrl-C of the run kills it the same way (interrupted).
@@ -35,18 +46,20 @@ otherwise) and its tokens.
 
 Arguments: cmd (required), timeout_s, pass_args (true), cwd, kill_grace_s (5), model (for pricing the
 recorded tokens from the price table; without it, or for an unknown model, cost is unknown), price_in /
-price_out (USD per million tokens).
+price_out (USD per million tokens), api_key_env / api_key (for `{api_key}` and $SPA_BENCH_API_KEY).
 """
 
 from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from spa_bench.actions import Finish
 from spa_bench.agent import AgentStep, BaseAgent, TaskContext
@@ -55,18 +68,20 @@ from spa_bench.device.observation import Observation
 from spa_bench.errors import ConfigError
 from spa_bench.models.prices import PriceTable
 from spa_bench.results.schema import AgentExit, ErrorInfo, Termination
-from spa_bench.secrets import is_secret_key, redact_argv, scrub_text
+from spa_bench.secrets import ByteScrubber, redact_argv, register_secrets, secrets_in_args
 
 MEANINGS = {0: "finished", 1: "unexpected error (rerun may be needed)", 2: "expected error (no rerun)",
             3: "expected error (rerun needed)", 4: "maximum rounds reached"}
 PLACEHOLDERS = ("serial", "instruction", "language", "max_rounds", "output_dir", "task_id", "app")
 STDERR_TAIL = 4000
+PUMP_JOIN_S = 10.0
 
 
 class ExternalAgent(BaseAgent):
     def __init__(self, cmd: str = "", timeout_s: float | None = None, pass_args: bool = True,
                  cwd: str | None = None, kill_grace_s: float = 5.0, model: str | None = None,
-                 price_in: float | None = None, price_out: float | None = None) -> None:
+                 price_in: float | None = None, price_out: float | None = None,
+                 api_key_env: str | None = None, api_key: str | None = None) -> None:
         if not str(cmd).strip():
             raise ConfigError('external agent needs a command: --agent-arg cmd="python my_agent.py"')
         self.cmd = str(cmd)
@@ -75,6 +90,13 @@ class ExternalAgent(BaseAgent):
         self.cwd = cwd
         self.kill_grace_s = float(kill_grace_s)
         self.pricer = _pricer(model, price_in, price_out)
+        self.api_key = _key(api_key_env, api_key)
+        if "{api_key}" in self.cmd and not self.api_key:
+            raise ConfigError("external agent: cmd uses {api_key} but no key is given: "
+                              "--agent-arg api_key_env=NAME (a variable holding the key) or api_key=KEY")
+        # what must never reach the run folder: the key, and secret options typed into cmd
+        self.secrets = secrets_in_args({"cmd": self.cmd, "api_key": self.api_key or ""})
+        register_secrets(self.secrets)
 
     def step(self, observation: Observation) -> AgentStep:
         raise RuntimeError("the external agent runs whole episodes (run_episode), not single steps")
@@ -91,27 +113,37 @@ class ExternalAgent(BaseAgent):
                    SPA_BENCH_MAX_ROUNDS=str(context.max_steps), SPA_BENCH_OUTPUT_DIR=str(context.workdir),
                    SPA_BENCH_TASK_ID=context.task.id, SPA_BENCH_APP=values["app"],
                    SPA_BENCH_TIME_LIMIT=str(limit))
+        env |= harness_adb_env(env.get("PATH", ""))
+        if self.api_key:
+            env["SPA_BENCH_API_KEY"] = self.api_key
         out_path, err_path = context.workdir / "stdout.log", context.workdir / "stderr.log"
+        scrub = ByteScrubber(self.secrets)
         started = time.monotonic()
         try:
-            with out_path.open("wb") as out, err_path.open("wb") as err:
-                process = subprocess.Popen(argv, cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
-                                           stdout=out, stderr=err, start_new_session=True)
-                ended = self._wait(process, limit, stop)
+            process = subprocess.Popen(argv, cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         except OSError as exc:
             message = f"cannot start {argv[0]!r}: {exc}"
             exit_info = AgentExit(command=redact_argv(argv), meaning="not started", completed=False)
             return EpisodeOutcome([], "agent_error", errors=[ErrorInfo(
                 kind="agent", type="ExternalAgentNotStarted", message=message)], exit=exit_info)
+        assert process.stdout is not None and process.stderr is not None
+        pumps = [_pump(process.stdout, out_path, scrub), _pump(process.stderr, err_path, scrub)]
+        ended = self._wait(process, limit, stop)
+        for pump in pumps:  # a child that escaped the process group may hold the pipe: do not hang
+            pump.join(timeout=PUMP_JOIN_S)
         wall = time.monotonic() - started
-        _scrub_files((out_path, err_path))
+        _scrub_folder(context.workdir, scrub)
         tail = _tail(err_path)
         recording = read_recording(context.workdir, self.pricer)
         return self.outcome(argv, process.returncode, ended, recording, tail, wall, limit)
 
     def argv(self, values: dict[str, str]) -> list[str]:
-        """The command line: placeholders filled in, or the contract's options appended."""
+        """The command line: placeholders filled in, or the contract's options appended ({api_key} is
+        filled in either way)."""
         argv = shlex.split(self.cmd)
+        if self.api_key:
+            argv = [arg.replace("{api_key}", self.api_key) for arg in argv]
         if any("{" + name + "}" in self.cmd for name in PLACEHOLDERS):
             filled = []
             for arg in argv:
@@ -211,21 +243,64 @@ def _pricer(model: str | None, price_in: float | None, price_out: float | None) 
     return None
 
 
-def _secret_values() -> list[str]:
-    return [v for k, v in os.environ.items() if is_secret_key(k) and len(v) >= 8]
+def _key(api_key_env: str | None, api_key: str | None) -> str | None:
+    if api_key:
+        return str(api_key)
+    if api_key_env:
+        value = os.environ.get(str(api_key_env))
+        if not value:
+            raise ConfigError(f"external agent: api_key_env={api_key_env}: that environment variable is "
+                              "not set")
+        return value
+    return None
 
 
-def _scrub_files(paths: tuple[Path, ...]) -> None:
-    """The program's own output may echo its environment: keep secrets out of the run folder."""
-    secrets = _secret_values()
-    for path in paths:
+def harness_adb_env(path: str) -> dict[str, str]:
+    """ADB: the adb the harness itself uses ($ADBUTILS_ADB_PATH, PATH's, else the one inside the adbutils
+    wheel), and a PATH on which plain `adb` is that one: its folder first, unless PATH finds it already
+    (then PATH is left alone - moving /usr/bin to the front would shadow a virtualenv's python). Empty
+    when there is no adb at all (the program may still use adbutils)."""
+    from adbutils import AdbError
+    from adbutils._utils import adb_path
+
+    try:
+        adb = os.path.abspath(adb_path())
+    except AdbError:
+        return {}
+    found = shutil.which("adb", path=path)
+    if found and os.path.realpath(found) == os.path.realpath(adb):
+        return {"ADB": adb}
+    folder = os.path.dirname(adb)
+    rest = [p for p in path.split(os.pathsep) if p and os.path.abspath(p) != folder]
+    return {"ADB": adb, "PATH": os.pathsep.join([folder, *rest])}
+
+
+def _pump(source: IO[bytes], target: Path, scrub: ByteScrubber) -> threading.Thread:
+    """Copy a program's output stream to `target` line by line, secrets scrubbed before they reach disk."""
+
+    def run() -> None:
+        with source, target.open("wb") as out:
+            for line in iter(source.readline, b""):
+                out.write(scrub(line))
+                out.flush()
+
+    thread = threading.Thread(target=run, name=f"pump-{target.name}", daemon=True)
+    thread.start()
+    return thread
+
+
+def _scrub_folder(folder: Path, scrub: ByteScrubber) -> None:
+    """Files the program wrote itself (its log.json, notes...) may hold its key: rewrite those that do."""
+    for path in folder.rglob("*"):
+        if not path.is_file():
+            continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            data = path.read_bytes()
+            clean = scrub(data)
+            if clean != data:
+                path.write_bytes(clean)
         except OSError:
             continue
-        clean = scrub_text(text, secrets)
-        if clean != text:
-            path.write_text(clean, encoding="utf-8")
 
 
 def _tail(path: Path) -> str:

@@ -20,6 +20,7 @@ from spa_bench.cli import run as run_cli
 from spa_bench.cli import tasks as tasks_cli
 from spa_bench.cli.common import console_err, state
 from spa_bench.errors import ConfigError, SpaBenchError
+from spa_bench.secrets import scrub_text
 
 app = typer.Typer(
     name="spa-bench",
@@ -62,7 +63,7 @@ def main() -> None:
     except SpaBenchError as exc:
         if state.debug:
             raise
-        console_err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        console_err.print(f"[bold red]error:[/] {scrub_text(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(2 if isinstance(exc, ConfigError) else 1)
     except KeyboardInterrupt:
         console_err.print("[yellow]interrupted[/]")
@@ -73,13 +74,22 @@ def main() -> None:
         console_err.print("[yellow]aborted[/]")
         sys.exit(130)
     except Exception as exc:  # click usage errors and friends
-        import click
-
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
+        if _is_usage_error(exc):
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(int(getattr(exc, "exit_code", 2)))
         if state.debug:
             raise
-        console_err.print(f"[bold red]internal error:[/] {exc!r} (run with --debug for the traceback)",
+        console_err.print(f"[bold red]internal error:[/] {scrub_text(repr(exc))} (run with --debug for the "
+                          "traceback)",
                           highlight=False, soft_wrap=True)
         sys.exit(1)
+
+
+def _is_usage_error(exc: Exception) -> bool:
+    """Click's exceptions, whichever click raised them: newer typer releases vendor their own copy
+    (`typer._click`), whose classes are not click's but share typer's public base class."""
+    import click
+
+    if isinstance(exc, click.ClickException):
+        return True
+    return isinstance(exc, getattr(typer, "TyperException", ())) and hasattr(exc, "show")

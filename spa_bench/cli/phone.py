@@ -21,16 +21,19 @@ def start(
     size: str = typer.Option("1080x2400", "--size", help="Screen size WIDTHxHEIGHT in pixels."),
     data_dir: Path = typer.Option(Path("phone-data"), "--data-dir",
                                   help="Where the phone keeps its files and snapshots."),
+    clock: str | None = typer.Option(None, "--clock", help="Freeze the phone's clock at this time "
+                                                           "(ISO 8601, UTC: 2026-01-15T09:30)."),
 ) -> None:
     """Run one phone in the foreground until Ctrl-C (or the console's `kill`)."""
     from dataclasses import replace
 
     from spa_bench.phone.api import PhoneConfig
     from spa_bench.phone.server import VirtualPhone, check_locale, parse_size
+    from spa_bench.phone.system.clock import parse_clock
 
     width, height = parse_size(size)
     config = replace(PhoneConfig(), port=port, locale=check_locale(locale), width=width, height=height,
-                     data_dir=data_dir)
+                     data_dir=data_dir, frozen_clock=parse_clock(clock) if clock else None)
     phone = VirtualPhone(config)
     phone.start()
 

@@ -9,6 +9,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 import typer
+from pydantic import ValidationError
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -135,6 +136,9 @@ def run(
     phones: int = typer.Option(1, "--phones", min=1, help="Virtual phones to start (when no --device)."),
     device: list[str] = typer.Option([], "--device", help="Use this device (serial); repeatable."),
     size: str = typer.Option("1080x2400", "--size", help="Virtual phone screen size."),
+    phone_clock: str | None = typer.Option(
+        None, "--phone-clock", help="Freeze the virtual phones' clocks at this time (ISO 8601 UTC, e.g. "
+                                    "2026-01-15T09:30): the same screens on every rerun."),
     out: Path = typer.Option(Path("results"), "--out", "-o", help="Folder for run folders."),
     resume: Path | None = typer.Option(None, "--resume", help="Continue the run in this run folder."),
     max_steps: int | None = typer.Option(None, "--max-steps", min=1, help="Override every task's limit."),
@@ -144,6 +148,16 @@ def run(
     max_retries: int = typer.Option(2, "--max-retries", min=0, help="Retries after device failures."),
     budget_usd: float | None = typer.Option(None, "--budget-usd", min=0,
                                             help="Start no new episode once finished ones cost more (USD)."),
+    secret_env: list[str] = typer.Option(
+        [], "--secret-env", help="Environment variable whose value is redacted from every file and "
+                                 "output of the run (repeatable; secret-named ones such as *_API_KEY are "
+                                 "redacted anyway)."),
+    model_cache: Path | None = typer.Option(
+        None, "--model-cache", help="Folder of model replies keyed by request content: a rerun sends no "
+                                    "request already answered (replay a run offline, debug for free)."),
+    model_cache_replay: bool = typer.Option(
+        False, "--model-cache-replay", help="With --model-cache: a request not in the cache is an error, "
+                                            "never sent."),
     judge_model: str | None = typer.Option(None, "--judge-model",
                                            help="MLLM judge for tasks without state checks (e.g. gpt-4o)."),
     judge_base_url: str | None = typer.Option(None, "--judge-base-url", help="The judge's endpoint."),
@@ -175,9 +189,16 @@ def run(
             config = RunConfig(
                 tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task),
                 agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
+                phone_clock=phone_clock,
                 out=out, max_steps=max_steps, step_timeout_s=step_timeout, episode_timeout_s=episode_timeout,
                 settle_s=settle, max_retries=max_retries, budget_usd=budget_usd,
+                secret_env=secret_env, model_cache=model_cache, model_cache_replay=model_cache_replay,
                 judge=_judge_config(judge_model, judge_base_url, judge_api_key_env))
+        except ValidationError as exc:  # its str() ends with a documentation URL: say what is wrong
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise ConfigError(f"{where}: {message}" if where else message) from None
         except ValueError as exc:
             raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None
         with Progress(*columns, console=console, transient=False) as progress:

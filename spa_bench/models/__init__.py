@@ -5,9 +5,13 @@
     reply = client.chat([client.user_message("What app is open?", screenshot)])
     reply.text, reply.usage.cost_usd
 
+A request already answered can be replayed from a folder instead of sent (`ModelCache`, `use_cache`;
+`spa-bench run --model-cache DIR`).
+
 Importing this package is light: openai and Pillow load on first use.
 """
 
+from spa_bench.models.cache import ModelCache, use_cache
 from spa_bench.models.client import ModelClient, ModelReply
 from spa_bench.models.config import AzureSettings, Backoff, ImageSettings, ModelConfig
 from spa_bench.models.messages import (
@@ -25,6 +29,7 @@ __all__ = [
     "AzureSettings",
     "Backoff",
     "ImageSettings",
+    "ModelCache",
     "ModelClient",
     "ModelConfig",
     "ModelReply",
@@ -35,5 +40,6 @@ __all__ = [
     "image_part",
     "system_message",
     "text_part",
+    "use_cache",
     "user_message",
 ]

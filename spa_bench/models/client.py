@@ -5,6 +5,9 @@ backoff, jitter and Retry-After, so that every retry is logged and tests can dri
 read from the environment when the client is made and lives only inside the openai client; it is
 scrubbed from every message we log or raise, and errors are raised without the openai exception
 chained (its text may quote the request).
+
+With a model cache (spa_bench.models.cache: given, or the run's active one), a request already answered
+is not sent: the recorded reply comes back with `cached=True`.
 """
 
 from __future__ import annotations
@@ -21,12 +24,13 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from spa_bench.errors import ConfigError, ModelError
-from spa_bench.models.config import NO_KEY, ModelConfig
+from spa_bench.models.cache import ModelCache, active_cache, new_entry
+from spa_bench.models.config import NO_KEY, ModelConfig, safe_url
 from spa_bench.models.failures import Failure, classify
 from spa_bench.models.messages import ImageInput, Message, Part, user_message
 from spa_bench.models.prices import PriceTable
 from spa_bench.results.schema import TokenUsage
-from spa_bench.secrets import scrub_text
+from spa_bench.secrets import header_secrets, scrub_text
 
 if TYPE_CHECKING:
     import openai
@@ -47,6 +51,7 @@ class ModelReply:
     finish_reason: str | None
     usage_known: bool = True
     attempts: int = 1
+    cached: bool = False  # answered from the model cache: no request was sent
 
 
 class _Limit:
@@ -77,8 +82,9 @@ class ModelClient:
 
     def __init__(self, config: ModelConfig, *, prices: PriceTable | None = None,
                  sleep: Callable[[float], None] = time.sleep, environ: Mapping[str, str] | None = None,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None, cache: ModelCache | None = None) -> None:
         self.config = config
+        self.cache = cache if cache is not None else active_cache()
         self.prices = prices if prices is not None else PriceTable.builtin()
         self._sleep = sleep
         self._rng = rng or random.Random()
@@ -90,7 +96,7 @@ class ModelClient:
         self._key_note = ("no key configured (api_key_env is None)" if not config.api_key_env
                           else f"key from ${config.api_key_env}" if key
                           else f"environment variable {config.api_key_env} is not set")
-        self._secrets = (key,) if key else ()
+        self._secrets = ((key,) if key else ()) + header_secrets(config.extra_headers)
         self._client = self._make_client(key or NO_KEY)
         self._limit = (_shared_limit(config.limit_key, config.concurrency)
                        if config.concurrency is not None else None)
@@ -139,6 +145,11 @@ class ModelClient:
         """
         body = self._body(overrides)
         started = time.perf_counter()
+        key = self._cache_key(messages, body) if self.cache is not None else None
+        if key is not None:
+            cached = self._from_cache(key, started)
+            if cached is not None:
+                return cached
         queued = 0.0
         attempt = 0
         while True:
@@ -150,6 +161,8 @@ class ModelClient:
                 log.debug("%s: %d+%d tokens in %.2fs (%d attempts)", self.config.label,
                           reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.model_s,
                           reply.attempts)
+                if key is not None:
+                    self._to_cache(key, reply)
                 return reply
             if not outcome.retryable or attempt >= self.config.max_retries:
                 raise self._error(outcome, attempt + 1)
@@ -158,6 +171,43 @@ class ModelClient:
                         attempt + 1, self.config.max_retries, delay)
             self._sleep(delay)
             attempt += 1
+
+    def _cache_key(self, messages: Sequence[Message], body: Mapping[str, Any]) -> str:
+        cfg = self.config
+        endpoint = safe_url(cfg.base_url) if cfg.base_url else "openai"
+        if cfg.azure is not None:
+            endpoint += f" deployment={cfg.azure.deployment}"
+        return ModelCache.key(endpoint, cfg.model, messages, body)
+
+    def _from_cache(self, key: str, started: float) -> ModelReply | None:
+        assert self.cache is not None
+        entry = self.cache.get(key)
+        if entry is None:
+            if self.cache.replay_only:
+                raise ModelError(f"{self.config.label}: no reply in the model cache {self.cache.root} for "
+                                 f"this request (key {key}) and replay_only is set: the prompt differs "
+                                 "from the recorded run's")
+            return None
+        prompt, completion = entry.prompt_tokens, entry.completion_tokens
+        cost = self.cost(prompt, completion, entry.served_model) if entry.usage_known else None
+        usage = TokenUsage(prompt_tokens=prompt, completion_tokens=completion, calls=1, cached_calls=1,
+                           cost_usd=cost)
+        log.debug("%s: reply %s from the model cache", self.config.label, key[:12])
+        return ModelReply(text=entry.text, usage=usage, model_s=time.perf_counter() - started,
+                          model=entry.served_model, finish_reason=entry.finish_reason,
+                          usage_known=entry.usage_known, attempts=0, cached=True)
+
+    def _to_cache(self, key: str, reply: ModelReply) -> None:
+        assert self.cache is not None
+        entry = new_entry(key, requested_model=self.config.model, served_model=reply.model,
+                          text=reply.text, finish_reason=reply.finish_reason,
+                          prompt_tokens=reply.usage.prompt_tokens,
+                          completion_tokens=reply.usage.completion_tokens, usage_known=reply.usage_known,
+                          model_s=reply.model_s)
+        try:
+            self.cache.put(entry)
+        except OSError as exc:  # the answer is good; a cache that cannot be written must not lose it
+            log.warning("model cache %s: cannot write %s: %s", self.cache.root, key, exc.strerror or exc)
 
     def _body(self, overrides: Mapping[str, Any]) -> dict[str, Any]:
         cfg = self.config
@@ -205,7 +255,7 @@ class ModelClient:
         if not completion.choices:
             raise ModelError(f"{self.config.label}: the reply has no choices")
         choice = completion.choices[0]
-        text = choice.message.content or ""
+        text = self._scrub(choice.message.content or "")  # a gateway may echo what it was sent
         model = completion.model or self.config.model
         usage = completion.usage
         if usage is None:

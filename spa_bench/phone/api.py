@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -37,6 +38,7 @@ class PhoneConfig:
     android_release: str = "14"
     sdk: int = 34
     host: str = "127.0.0.1"
+    frozen_clock: datetime | None = None  # the wall clock always reads this (reproducible screens)
 
     @property
     def console_port(self) -> int:

@@ -23,6 +23,7 @@ from types import TracebackType
 
 from spa_bench.errors import PhoneError
 from spa_bench.phone.server import check_locale, find_free_port_pair, parse_size
+from spa_bench.phone.system.clock import parse_clock
 
 READY_TIMEOUT_S = 60.0
 
@@ -79,13 +80,13 @@ def _accepts(port: int) -> bool:
         return True
 
 
-def _spawn(port: int, data_dir: Path, locale: str, size: str) -> PhoneProcess:
+def _spawn(port: int, data_dir: Path, locale: str, size: str, clock: str | None = None) -> PhoneProcess:
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "phone.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "spa_bench", "phone", "start", "--port", str(port), "--locale", locale,
-             "--size", size, "--data-dir", str(data_dir)],
+             "--size", size, "--data-dir", str(data_dir), *(["--clock", clock] if clock else [])],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             env=dict(os.environ, COLUMNS="200"), start_new_session=True)
     return PhoneProcess(port, data_dir, process, log_path)
@@ -130,12 +131,15 @@ class ProcessPhonePool:
 
 
 def start_phone_processes(n: int, size: str = "1080x2400", locale: str = "en",
-                          data_root: Path | None = None) -> ProcessPhonePool:
-    """Start n phones, each in its own process, on free port pairs; return when all accept ADB."""
+                          data_root: Path | None = None, clock: str | None = None) -> ProcessPhonePool:
+    """Start n phones, each in its own process, on free port pairs; return when all accept ADB.
+    `clock`: freeze the phones' clocks at this ISO 8601 time (spa_bench.phone.system.clock)."""
     if n < 1:
         raise PhoneError(f"invalid number of phones {n}: must be at least 1")
     parse_size(size)
     check_locale(locale)
+    if clock:
+        parse_clock(clock)
     owned = Path(tempfile.mkdtemp(prefix="spa-phones-")) if data_root is None else None
     root = data_root if data_root is not None else owned
     assert root is not None
@@ -145,7 +149,7 @@ def start_phone_processes(n: int, size: str = "1080x2400", locale: str = "en",
         for _ in range(n):
             port = find_free_port_pair(avoid=taken | {p - 1 for p in taken})
             taken.add(port)
-            phones.append(_spawn(port, root / f"phone-{port}", locale, size))
+            phones.append(_spawn(port, root / f"phone-{port}", locale, size, clock))
         for phone in phones:
             _wait_ready(phone)
     except BaseException:

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from spa_bench.errors import ResultsError
 from spa_bench.results.schema import RESULTS_SCHEMA_VERSION, EpisodeLog, RunManifest, RunSummary
+from spa_bench.secrets import scrub_values
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -48,7 +49,9 @@ def episode_id(agent: str, task_id: str, repeat: int) -> str:
 
 
 def write_json_atomic(path: Path, text: str) -> None:
-    """Write through a temporary file and rename, so readers never see half a file."""
+    """Write through a temporary file and rename, so readers never see half a file. Known secret
+    values (spa_bench.secrets) are removed first: every JSON and HTML file of a run is written here."""
+    text = scrub_values(text)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -41,12 +41,15 @@ class TokenUsage(_Model):
     completion_tokens: int = Field(0, ge=0)
     calls: int = Field(0, ge=0, description="number of model calls")
     cost_usd: float | None = Field(0.0, description="None when some call had no known price")
+    cached_calls: int = Field(0, ge=0, description="calls answered from --model-cache: their tokens and "
+                                                   "cost are as originally recorded, nothing was spent")
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
         cost = None if self.cost_usd is None or other.cost_usd is None else self.cost_usd + other.cost_usd
         return TokenUsage(prompt_tokens=self.prompt_tokens + other.prompt_tokens,
                           completion_tokens=self.completion_tokens + other.completion_tokens,
-                          calls=self.calls + other.calls, cost_usd=cost)
+                          calls=self.calls + other.calls, cost_usd=cost,
+                          cached_calls=self.cached_calls + other.cached_calls)
 
 
 class AgentSpec(_Model):

@@ -40,6 +40,8 @@ class RunConfig(BaseModel):
     phones: int = Field(1, ge=0, description="virtual phones to start (ignored when devices are given)")
     devices: list[str] = Field(default_factory=list)
     phone_size: str = "1080x2400"
+    phone_clock: str | None = Field(None, description="freeze the virtual phones' clocks at this ISO 8601 "
+                                                      "time, so reruns see the same screens")
     out: Path = Path("results")
     run_id: str | None = None
     max_steps: int | None = Field(None, ge=1)
@@ -52,9 +54,25 @@ class RunConfig(BaseModel):
     judge: ModelConfig | None = Field(None, description="the MLLM judge's model for tasks without checks")
     budget_usd: float | None = Field(None, ge=0, description="start no new episode once the agent cost of "
                                                              "finished episodes exceeds this")
+    secret_env: list[str] = Field(default_factory=list, description="environment variables whose values "
+                                                                   "are scrubbed from everything written")
+    model_cache: Path | None = Field(None, description="folder of model replies keyed by request content: "
+                                                       "a request already answered is not sent again")
+    model_cache_replay: bool = Field(False, description="with model_cache: a request not in the cache is "
+                                                        "an error, never sent (offline replay)")
 
     @model_validator(mode="after")
     def _unique_labels(self) -> RunConfig:
+        if self.phone_clock is not None:
+            from spa_bench.errors import PhoneError
+            from spa_bench.phone.system.clock import parse_clock
+
+            try:
+                parse_clock(self.phone_clock)
+            except PhoneError as exc:
+                raise ValueError(f"phone_clock: {exc}") from None
+        if self.model_cache_replay and self.model_cache is None:
+            raise ValueError("model_cache_replay needs model_cache (--model-cache DIR)")
         labels = [a.label for a in self.agents]
         dupes = sorted({x for x in labels if labels.count(x) > 1})
         if dupes:

@@ -64,19 +64,23 @@ def prepare_virtual_phone(device: Device) -> None:
 
 
 def start_virtual_pool(n: int, size: str = "1080x2400", data_root: Path | None = None,
-                       processes: bool = True) -> DevicePool:
+                       processes: bool = True, clock: str | None = None) -> DevicePool:
     """Start n virtual phones (each in its own process by default, so that they use every core),
-    connect them over adb and prepare their base snapshots."""
+    connect them over adb and prepare their base snapshots. `clock`: freeze their clocks (ISO 8601)."""
     from spa_bench.phone.process import start_phone_processes
     from spa_bench.phone.server import start_phones
 
     start_adb_server()
     phones: PhonePool | ProcessPhonePool
     if processes:
-        phones = start_phone_processes(n, size=size, data_root=data_root)
+        phones = start_phone_processes(n, size=size, data_root=data_root, clock=clock)
         endpoints = [(p.serial, p.console_port) for p in phones.phones]
     else:
-        phones = start_phones(n, size=size, data_root=data_root)
+        from spa_bench.phone.api import PhoneConfig
+        from spa_bench.phone.system.clock import parse_clock
+
+        frozen = PhoneConfig(frozen_clock=parse_clock(clock)) if clock else None
+        phones = start_phones(n, size=size, data_root=data_root, config=frozen)
         endpoints = [(p.serial, p.config.console_port) for p in phones.phones]
     devices: list[Device] = []
     try:

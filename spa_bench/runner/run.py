@@ -7,6 +7,8 @@ episode that already has a final log and running the rest (each exactly once mor
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
 import platform
 import shutil
 import subprocess
@@ -24,6 +26,7 @@ from spa_bench.agent import AGENTS, AgentFactory
 from spa_bench.device.device import Device
 from spa_bench.errors import ConfigError, DeviceError, RegistryError, ResultsError
 from spa_bench.evaluation.pipeline import RunEvaluators
+from spa_bench.models.cache import ModelCache, use_cache
 from spa_bench.results.layout import RunLayout, episode_id
 from spa_bench.results.schema import (
     AgentSpec,
@@ -36,9 +39,18 @@ from spa_bench.runner.config import RunConfig
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
 from spa_bench.runner.scheduler import Attempt, Events, LocalThreadExecutor
-from spa_bench.secrets import REDACTED, redact_argv, redact_mapping
+from spa_bench.secrets import (
+    REDACTED,
+    header_secrets,
+    redact_argv,
+    redact_mapping,
+    register_secrets,
+    secrets_in_args,
+    url_secrets,
+)
 from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 
+log = logging.getLogger("spa_bench.runner")
 KEY_PACKAGES = ("adbutils", "uiautomator2", "openai", "pillow", "pandas", "pydantic", "typer", "rapidocr",
                 "onnxruntime")
 UNFINISHED = ("device_error", "interrupted")
@@ -107,7 +119,7 @@ def _sha256(path: Path) -> str:
 def resolve_agents(config: RunConfig) -> dict[str, AgentFactory]:
     factories = {}
     for agent in config.agents:
-        redacted = [k for k, v in agent.args.items() if v == REDACTED]
+        redacted = [k for k, v in agent.args.items() if isinstance(v, str) and REDACTED in v]
         if redacted:
             raise ConfigError(f"agent {agent.label!r}: argument(s) {', '.join(redacted)} were redacted in "
                               f"the manifest; pass them again with --agent-arg")
@@ -147,7 +159,7 @@ def _open_pool(config: RunConfig) -> DevicePool:
         return connect_devices(config.devices)
     if config.phones < 1:
         raise ConfigError("no devices: give --device SERIAL or --phones N (N >= 1)")
-    return start_virtual_pool(config.phones, size=config.phone_size)
+    return start_virtual_pool(config.phones, size=config.phone_size, clock=config.phone_clock)
 
 
 def _is_final(layout: RunLayout, episode: str) -> bool:
@@ -163,6 +175,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     """Run (or, with resume_dir, continue) a benchmark. Blocks until done or `stop` is set."""
     events = events or QuietEvents()
     stop = stop or threading.Event()
+    register_secrets(_run_secrets(config))  # scrubbed from every file and log from now on
     repo = TaskRepository(config.tasks_dir or default_tasks_root())
     jobs, file_hashes = plan_jobs(config, repo)
     if resume_dir is not None:
@@ -179,6 +192,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     started_at = datetime.now(UTC)
     events.planned(len(jobs), len(jobs) - len(todo))
     scorers = RunEvaluators({"model": config.judge} if config.judge is not None else None)
+    model_cache = _model_cache(config)  # a bad folder fails here, before any phone starts
     pool = _open_pool(config) if todo else DevicePool([])
     try:
         if manifest is None:
@@ -219,8 +233,9 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                 super().finished(log)
 
         if todo:  # attempts left undone show up below as episodes without a final log
-            LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work, Recording(events), budget,
-                                      config.max_retries)
+            with use_cache(model_cache):  # every model client of the run's agents and judge
+                LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work, Recording(events), budget,
+                                          config.max_retries)
     finally:
         pool.close()
         scorers.close()
@@ -272,6 +287,31 @@ class Budget(threading.Event):
 
     def is_set(self) -> bool:
         return self.user_stop.is_set() or super().is_set()
+
+
+def _run_secrets(config: RunConfig) -> set[str]:
+    """Secret values the run was given: variables listed in secret_env, agent arguments (named, inside
+    `cmd` or URLs, or by `*_env`), and the judge's key, headers and URL password."""
+    found = {os.environ[name] for name in config.secret_env if os.environ.get(name)}
+    for agent in config.agents:
+        found |= secrets_in_args(agent.args)
+    judge = config.judge
+    if judge is not None:
+        found.update(header_secrets(judge.extra_headers))
+        found |= url_secrets(judge.base_url or "")
+        if judge.api_key_env and os.environ.get(judge.api_key_env):
+            found.add(os.environ[judge.api_key_env])
+    return found
+
+
+def _model_cache(config: RunConfig) -> ModelCache | None:
+    if config.model_cache is None:
+        return None
+    if not config.devices and config.phone_clock is None:
+        log.warning("--model-cache without --phone-clock: the virtual phones show the time of day, so a "
+                    "rerun sees other screens and asks the model again; freeze it in this run and in "
+                    "reruns, e.g. --phone-clock 2026-01-15T09:30")
+    return ModelCache(config.model_cache, replay_only=config.model_cache_replay)
 
 
 def _redacted_config(config: RunConfig) -> dict[str, Any]:

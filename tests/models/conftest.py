@@ -27,7 +27,7 @@ def server() -> Iterator[ScriptedOpenAIServer]:
 @pytest.fixture
 def make_client(server: ScriptedOpenAIServer, sleep: RecordedSleep) -> Iterator[Callable[..., ModelClient]]:
     """A client of `server` with the test key in its environment and tiny backoff; kwargs go to
-    ModelConfig (model defaults to "test-model")."""
+    ModelConfig (model defaults to "test-model"), except `cache`, which goes to the client."""
     clients: list[ModelClient] = []
 
     def make(**fields: Any) -> ModelClient:
@@ -35,7 +35,8 @@ def make_client(server: ScriptedOpenAIServer, sleep: RecordedSleep) -> Iterator[
         fields.setdefault("base_url", server.base_url)
         fields.setdefault("api_key_env", KEY_ENV)
         fields.setdefault("backoff", {"base_s": 0.001, "max_s": 0.01})
-        client = ModelClient(ModelConfig(**fields), sleep=sleep, environ={KEY_ENV: KEY})
+        cache = fields.pop("cache", None)
+        client = ModelClient(ModelConfig(**fields), sleep=sleep, environ={KEY_ENV: KEY}, cache=cache)
         clients.append(client)
         return client
 

@@ -1,5 +1,10 @@
 """The phone's own clock: wall time is the host's plus an offset (tasks may set the date), and a
-monotonic source for timeouts such as toasts. Both are injectable for tests."""
+monotonic source for timeouts such as toasts. Both are injectable for tests.
+
+A phone started with a frozen clock (`spa-bench phone start --clock 2026-01-15T09:30`, `spa-bench run
+--phone-clock ...`) shows the same time on every screen, so that two runs see the same screenshots and
+a model cache can replay the first (spa_bench.models.cache). Timers and stopwatches then stand still.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,18 @@ def _utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def parse_clock(text: str) -> datetime:
+    """An ISO 8601 time for a frozen clock, as naive UTC; a bad value is a PhoneError naming it."""
+    from spa_bench.errors import PhoneError
+
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise PhoneError(f"invalid clock {text!r}: expected an ISO 8601 time such as 2026-01-15T09:30 "
+                         "(UTC unless it has an offset)") from None
+    return when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo else when
+
+
 class PhoneClock:
     """The phone runs on UTC (`persist.sys.timezone`), naive datetimes throughout."""
 
@@ -21,6 +38,12 @@ class PhoneClock:
         self._wall = wall
         self._monotonic = monotonic
         self.offset = timedelta(0)
+
+    @classmethod
+    def frozen(cls, at: datetime) -> PhoneClock:
+        """A wall clock that always reads `at` (naive UTC, or aware and converted); set_now still works."""
+        when = at.astimezone(UTC).replace(tzinfo=None) if at.tzinfo else at
+        return cls(wall=lambda: when)
 
     def now(self) -> datetime:
         return self._wall() + self.offset

@@ -43,7 +43,8 @@ class PhoneOS(ScreenMixin, InputMixin):
         self.lock = threading.RLock()
         self.adb_root = False  # adbd's state: survives snapshot loads, as adbd outlives app state
         self.metrics = Metrics(config.width, config.height, config.density)
-        self.clock = clock or PhoneClock()
+        frozen = config.frozen_clock
+        self.clock = clock or (PhoneClock.frozen(frozen) if frozen else PhoneClock())
         self.version = 0
         self.tasks = TaskManager()
         self.ime = ImeState()
