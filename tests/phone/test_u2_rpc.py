@@ -64,6 +64,9 @@ class FakeSystem:
     def screen_size(self) -> tuple[int, int]:
         return (1080, 2400)
 
+    def settings_get(self, namespace: str, key: str) -> str | None:
+        return None  # no wm overrides, no rotation
+
     def screenshot(self) -> Image.Image:
         return Image.new("RGB", (1080, 2400), (10, 200, 30))
 

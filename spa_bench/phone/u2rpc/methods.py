@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spa_bench.phone.api import PhoneSystem
+from spa_bench.phone.system.display import display_state
 from spa_bench.phone.u2rpc.selector import SelectorError, UiNode, describe, parse_hierarchy, select
 
 KEY_NAMES = {
@@ -111,11 +112,12 @@ class U2Methods:
 
     # -- device ---------------------------------------------------------------------------------------
     def deviceInfo(self) -> dict[str, Any]:  # noqa: N802 - RPC method names are uiautomator2's
-        width, height = self.system.screen_size()
-        density = self.system.config.density / 160
+        width, height = self.system.screen_size()  # the logical display: rotated, wm size applied
+        display = display_state(self.system.config, self.system.settings_get)
+        density = display.density / 160
         return {
             "currentPackageName": self.system.current_focus()[0],
-            "displayWidth": width, "displayHeight": height, "displayRotation": 0,
+            "displayWidth": width, "displayHeight": height, "displayRotation": display.rotation,
             "displaySizeDpX": round(width / density), "displaySizeDpY": round(height / density),
             "productName": self.system.config.product, "screenOn": True,
             "sdkInt": self.system.config.sdk, "naturalOrientation": True,
