@@ -58,3 +58,23 @@ def test_userdebug_reference_has_root_property() -> None:
         pytest.skip(f"REFERENCE CAPTURES MISSING: {path}")
     text = path.read_text(encoding="utf-8", errors="replace")
     assert "[ro.build.type]: [userdebug]" in text and "[service.adb.root]: [1]" in text
+
+
+@pytest.mark.conformance("uiautomator2 / adbutils clients")
+def test_clients_follow_rotation_and_size_overrides(running_phone: object) -> None:
+    """adbutils' window_size/rotation and uiautomator2's info/window_size read the display as it is after
+    AndroidWorld's change_orientation and after `wm size`."""
+    import uiautomator2 as u2
+
+    phone = running_phone
+    d = phone.device()  # type: ignore[attr-defined]
+    d.shell("settings put system accelerometer_rotation 0; settings put system user_rotation 1")
+    try:
+        assert d.rotation() == 1 and tuple(d.window_size()) == (2400, 1080)
+        ud = u2.connect(d)
+        assert ud.info["displayRotation"] == 1 and tuple(ud.window_size()) == (2400, 1080)
+        assert ud.screenshot().size == (2400, 1080)
+        d.shell("settings put system user_rotation 0; wm size 720x1280")
+        assert tuple(d.window_size()) == (720, 1280) and ud.screenshot().size == (720, 1280)
+    finally:
+        d.shell("settings put system user_rotation 0; wm size reset")
