@@ -229,7 +229,8 @@ def test_app_current_through_adbutils(sh: Shell, phone: FakePhone) -> None:
 def test_dumpsys_input_method_and_others(sh: Shell, phone: FakePhone) -> None:
     assert "mInputShown=false" in run(sh, "dumpsys input_method")[0]
     phone.keyboard = True
-    assert run(sh, "dumpsys input_method | grep mInputShown")[0] == "  mInputShown=true\n"
+    assert run(sh, "dumpsys input_method | grep mInputShown")[0] == \
+        "  mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true\n"
     assert "mInputMethodWindow=" in run(sh, "dumpsys window")[0]
     assert "mHoldingDisplaySuspendBlocker=true" in run(sh, "dumpsys power")[0]
     assert "  level: 100\n" in run(sh, "dumpsys battery")[0]

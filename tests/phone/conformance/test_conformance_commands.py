@@ -236,3 +236,24 @@ def test_service_command_formats(sh: Sh) -> None:
     assert sh("service check window") == "Service window: found\n"
     assert sh("service check nosuch") == "Service nosuch: not found\n"
     assert sh("service call nosuch 1") == "service: Service nosuch does not exist\n"
+
+
+@pytest.mark.conformance("ime / am / monkey captures")
+def test_dumpsys_input_method_lines(captures: Path, phone: PhoneOS, sh: Sh) -> None:
+    """The lines clients read carry the same fields, in the same order, as Android 13's dump: the
+    `mShowRequested ... mInputShown` line (Mobile-Agent's get_keyboard, the harness), `mCurMethodId=`
+    (uiautomator2), `mCurId=`, and each `InputMethod #N:` block's `mId=` line."""
+    real = capture(captures, "ime", "mtk_tb8168_android13_bugreport_dumpsys_input_method.txt")
+
+    def fields(text: str, marker: str) -> list[str]:
+        line = next(x for x in text.splitlines() if marker in x)
+        return re.findall(r"(\w+)=", line)
+
+    ours = sh("dumpsys input_method")
+    for marker in ("mInputShown=", "mCurId=", "    mId=", "mCurMethodId=", "Input Methods:"):
+        assert fields(ours, marker) == fields(real, marker), marker
+    assert re.findall(r"^  InputMethod #(\d+):$", ours, re.M) == ["0", "1"]
+    assert "mInputShown=false" in ours
+    focus_search_field(phone, sh)
+    shown = next(x for x in sh("dumpsys input_method").split("\n") if "mInputShown" in x)
+    assert "mInputShown=true" in shown  # what Mobile-Agent-v2's get_keyboard looks for

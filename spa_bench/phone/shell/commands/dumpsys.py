@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from spa_bench.phone.shell.commands.activity import short_component
 from spa_bench.phone.shell.commands.ids import obj_id, pid_of, task_id
-from spa_bench.phone.shell.commands.package import LATIN_IME, dump_package
+from spa_bench.phone.shell.commands.package import LATIN_IME, dump_package, ime_info, installed_imes
 from spa_bench.phone.shell.commands.tasks import dump_recents
 from spa_bench.phone.shell.commands.window import DISPLAY_UNIQUE_ID, dump_display, dump_displays, dump_input
 from spa_bench.phone.shell.context import CommandContext, CommandTable
@@ -98,11 +98,23 @@ def dump_top(ctx: CommandContext) -> str:
 
 
 def dump_input_method(ctx: CommandContext) -> str:
+    """InputMethodManagerService's dump in Android 13's layout: the installed IMEs, then the current
+    method, focused window and the `mShowRequested=... mInputShown=...` line clients grep."""
     ime = ctx.system.settings_get("secure", "default_input_method") or LATIN_IME
     shown = "true" if ctx.system.keyboard_shown() else "false"
     pkg, act = _focus(ctx)
-    return (f"  mCurMethodId={ime}\n  mCurFocusedWindow={window_token(pkg, act)}\n"
-            f"  mInputShown={shown}\n  mShowRequested={shown}\n  isInputViewShown={shown}\n")
+    imes = installed_imes(ctx)
+    out = ["Current Input Method Manager state:", f"  Input Methods: mMethodMapUpdateCount={len(imes)}"]
+    text = "\n".join(out) + "\n"
+    for n, ime_id in enumerate(imes):
+        text += f"  InputMethod #{n}:\n" + ime_info(ctx, ime_id, "    ")
+    lines = [f"  mCurMethodId={ime}",
+             f"  mCurFocusedWindow={window_token(pkg, act)} softInputMode=STATE_UNSPECIFIED|ADJUST_RESIZE",
+             f"  mCurId={ime} mHaveConnection=true mBoundToMethod=true mVisibleBound={shown}",
+             f"  mShowRequested={shown} mShowExplicitlyRequested=false mShowForced=false mInputShown={shown}",
+             "  mInFullscreenMode=false", "  mSystemReady=true mInteractive=true",
+             f"  mSettingsObserver=SettingsObserver{{mUserId=0 mRegistered=true mLastEnabled={ime}}}"]
+    return text + "\n".join(lines) + "\n"
 
 
 def dump_battery(ctx: CommandContext) -> str:
