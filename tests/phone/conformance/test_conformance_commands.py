@@ -257,3 +257,11 @@ def test_dumpsys_input_method_lines(captures: Path, phone: PhoneOS, sh: Sh) -> N
     focus_search_field(phone, sh)
     shown = next(x for x in sh("dumpsys input_method").split("\n") if "mInputShown" in x)
     assert "mInputShown=true" in shown  # what Mobile-Agent-v2's get_keyboard looks for
+
+
+@pytest.mark.conformance("AOSP documented formats")
+def test_run_as_refuses_release_apps(sh: Sh) -> None:
+    """system/core/run-as: error(1, 0, ...) messages; the phone's apps are release (not debuggable)."""
+    assert sh("run-as com.spa.shop ls") == "run-as: package not debuggable: com.spa.shop\n"
+    assert sh("run-as com.android.settings ls") == "run-as: package not an application: com.android.settings\n"
+    assert sh("run-as com.example.none id") == "run-as: unknown package: com.example.none\n"

@@ -15,6 +15,7 @@ def builtin_commands() -> dict[str, CommandFn]:
         input,
         misc,
         package,
+        runas,
         service,
         settings,
         sqlite,
@@ -24,7 +25,7 @@ def builtin_commands() -> dict[str, CommandFn]:
 
     table: dict[str, CommandFn] = {}
     modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service,
-               misc)
+               runas, misc)
     for module in modules:
         for name, fn in module.TABLE.commands.items():
             if name in table:
