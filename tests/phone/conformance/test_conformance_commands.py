@@ -263,5 +263,6 @@ def test_dumpsys_input_method_lines(captures: Path, phone: PhoneOS, sh: Sh) -> N
 def test_run_as_refuses_release_apps(sh: Sh) -> None:
     """system/core/run-as: error(1, 0, ...) messages; the phone's apps are release (not debuggable)."""
     assert sh("run-as com.spa.shop ls") == "run-as: package not debuggable: com.spa.shop\n"
-    assert sh("run-as com.android.settings ls") == "run-as: package not an application: com.android.settings\n"
+    assert sh("run-as com.android.settings ls") == \
+        "run-as: package not an application: com.android.settings\n"
     assert sh("run-as com.example.none id") == "run-as: unknown package: com.example.none\n"
