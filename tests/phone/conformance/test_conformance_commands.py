@@ -266,3 +266,20 @@ def test_run_as_refuses_release_apps(sh: Sh) -> None:
     assert sh("run-as com.android.settings ls") == \
         "run-as: package not an application: com.android.settings\n"
     assert sh("run-as com.example.none id") == "run-as: unknown package: com.example.none\n"
+
+
+@pytest.mark.conformance("AOSP documented formats")
+def test_shell_user_permissions_and_su(sh: Sh) -> None:
+    """Before `adb root`: other apps' folders cannot be listed, read, written, globbed or redirected
+    from; the userdebug image's su (system/extras/su) runs a command as root without adb root."""
+    db = "/data/data/com.android.providers.settings/databases/settings.db"
+    assert sh("id -u") == "2000\n"
+    assert sh("ls /data/data") == "ls: /data/data: Permission denied\n"
+    assert sh("echo /data/data/*") == "/data/data/*\n"  # the glob reads nothing, the word stays
+    assert sh(f"cat < {db}") == f"/system/bin/sh: can't open {db}: Permission denied\n"
+    assert "Permission denied" in sh("echo x > /data/data/com.spa.shop/x")
+    assert sh("echo ok > /data/local/tmp/t; cat /data/local/tmp/t") == "ok\n"
+    assert sh("su 0 id -u") == "0\n" and sh("su root sh -c 'id -u; whoami'") == "0\nroot\n"
+    assert sh(f"su 0 head -c 15 {db}") == "SQLite format 3"
+    assert sh("su -c id") == "su: invalid uid/gid '-c'\n"
+    assert sh("id -u") == "2000\n"  # su changed nothing for the next command

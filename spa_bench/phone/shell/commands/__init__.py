@@ -15,7 +15,7 @@ def builtin_commands() -> dict[str, CommandFn]:
         input,
         misc,
         package,
-        runas,
+        privileges,
         service,
         settings,
         sqlite,
@@ -25,7 +25,7 @@ def builtin_commands() -> dict[str, CommandFn]:
 
     table: dict[str, CommandFn] = {}
     modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service,
-               runas, misc)
+               privileges, misc)
     for module in modules:
         for name, fn in module.TABLE.commands.items():
             if name in table:
