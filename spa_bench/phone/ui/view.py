@@ -160,10 +160,13 @@ class View:
 class Window:
     """A top-level window: the app, the status bar, the keyboard, the navigation bar, a toast."""
 
-    def __init__(self, package: str, root: View, name: str = "") -> None:
+    def __init__(self, package: str, root: View, name: str = "", focusable: bool = True) -> None:
         self.package = package
         self.root = root
         self.name = name or package
+        # whether it can take input focus (FLAG_NOT_FOCUSABLE unset): only such a window can be the active
+        # one that `uiautomator dump` shows; heads-ups, toasts and bars cannot
+        self.focusable = focusable
 
 
 class Frame:

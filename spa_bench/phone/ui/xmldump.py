@@ -112,7 +112,7 @@ def _root(w: Window, screen: Rect, compressed: bool) -> DumpNode | None:
 def active_window(frame: Frame) -> Window | None:
     """The window `getRootInActiveWindow` returns: the top-most one that can take focus."""
     for w in reversed(frame.windows):
-        if w.name not in PASSIVE_WINDOWS:
+        if w.focusable and w.name not in PASSIVE_WINDOWS:
             return w
     return frame.windows[0] if frame.windows else None
 
