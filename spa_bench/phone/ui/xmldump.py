@@ -9,9 +9,9 @@ Three shapes, as on a phone:
   `visible-to-user` before `bounds` and `drawing-order`, `hint`, `display-id` after it.
 
 `index` is a node's position among all its parent's children (the dumper skips children that are not
-visible but keeps counting them). `NAF="true"` comes first on a clickable, enabled node without text or
-content description when none of its descendants has any (nafCheck / childNafCheck), except on grids,
-lists and tables. Bounds are the visible part of a view (clipped by scrolling parents and the screen).
+visible but keeps counting them); a RecyclerView's children are only its attached, on-screen rows.
+`NAF="true"` comes first on a clickable, enabled node without text or content description when none of
+its descendants has any (nafCheck / childNafCheck), except on grids, lists and tables. Bounds are the visible part of a view (clipped by scrolling parents and the screen).
 With `compressed=True`, layout-only nodes are dropped and their children hoisted.
 """
 
@@ -30,6 +30,7 @@ HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
 _INVALID = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ufdd0-\ufddf\ufffe\uffff]")
 _NAF_EXCLUDED = ("android.widget.GridView", "android.widget.GridLayout", "android.widget.ListView",
                  "android.widget.TableLayout")
+_RECYCLING = ("RecyclerView", "ListView", "GridView")
 # Windows that never take input focus, so they are never the "active window" a plain dump shows.
 PASSIVE_WINDOWS = frozenset({"StatusBar", "NavigationBar", "InputMethod", "Toast"})
 
@@ -78,8 +79,11 @@ def visible_tree(view: View, clip: Rect, package: str, index: int = 0) -> DumpNo
         return None
     node = DumpNode(view, visible, package, index)
     inner = view.child_clip(clip)
+    # A recycling list holds only the rows on screen (the others are detached), so its children count
+    # from 0 at the first visible row; any other layout keeps its children out of sight and counts them.
+    recycling = view.class_name.endswith(_RECYCLING)
     for i, c in enumerate(view.children):
-        child = visible_tree(c, inner, package, i)
+        child = visible_tree(c, inner, package, len(node.children) if recycling else i)
         if child is not None:
             node.children.append(child)
     return node
