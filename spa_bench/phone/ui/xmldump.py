@@ -12,7 +12,8 @@ Three shapes, as on a phone:
 visible but keeps counting them); a RecyclerView's children are only its attached, on-screen rows.
 `NAF="true"` comes first on a clickable, enabled node without text or content description when none of
 its descendants has any (nafCheck / childNafCheck), except on grids, lists and tables. Bounds are the
-visible part of a view (clipped by scrolling parents and the screen). With `compressed=True`, layout-only nodes are dropped and their children hoisted.
+visible part of a view (clipped by scrolling parents and the screen). With `compressed=True`, layout-only
+nodes are dropped and their children hoisted.
 """
 
 from __future__ import annotations
