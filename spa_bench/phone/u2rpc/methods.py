@@ -30,6 +30,11 @@ MAX_WAIT_MS = 120_000
 POLL_S = 0.1
 
 
+# uiautomator2's orientation names (and UiDevice's rotations) -> Surface.ROTATION_*
+ORIENTATIONS = {"natural": 0, "n": 0, "0": 0, "left": 1, "l": 1, "1": 1, "upsidedown": 2, "u": 2, "2": 2,
+                "right": 3, "r": 3, "3": 3}
+
+
 class RpcError(Exception):
     """A JSON-RPC error object: {code, message, data}."""
 
@@ -146,11 +151,17 @@ class U2Methods:
         self.system.press_key(KEYCODE_SLEEP)
 
     def setOrientation(self, orientation: str) -> None:  # noqa: N802
-        if str(orientation) not in ("natural", "n", "0"):
-            raise unsupported(f"setOrientation({orientation})")
+        """UiDevice.setOrientationNatural/Left/Right/...: auto-rotate off, then the user rotation."""
+        rotation = ORIENTATIONS.get(str(orientation).lower())
+        if rotation is None:
+            raise RpcError(ERR_INVALID_PARAMS, f"java.lang.IllegalArgumentException: {orientation}")
+        self.system.settings_put("system", "accelerometer_rotation", "0")
+        self.system.settings_put("system", "user_rotation", str(rotation))
 
     def freezeRotation(self, freeze: bool = True) -> None:  # noqa: N802
-        """The virtual phone never rotates, so rotation is always frozen."""
+        """UiDevice.freezeRotation / unfreezeRotation: auto-rotate off or on (the phone lies still, so
+        with auto-rotate on it turns back to its natural orientation)."""
+        self.system.settings_put("system", "accelerometer_rotation", "0" if freeze else "1")
 
     def getLastToast(self) -> None:  # noqa: N802
         """The virtual phone shows no toasts."""

@@ -74,6 +74,12 @@ def test_clients_follow_rotation_and_size_overrides(running_phone: object) -> No
         ud = u2.connect(d)
         assert ud.info["displayRotation"] == 1 and tuple(ud.window_size()) == (2400, 1080)
         assert ud.screenshot().size == (2400, 1080)
+        ud.orientation = "natural"  # uiautomator2's setter: UiDevice.setOrientationNatural
+        assert ud.orientation == "natural" and d.rotation() == 0
+        ud.orientation = "right"
+        assert ud.info["displayRotation"] == 3 and tuple(ud.window_size()) == (2400, 1080)
+        ud.freeze_rotation(False)  # auto-rotate on: the phone lies still, back to natural
+        assert d.rotation() == 0
         d.shell("settings put system user_rotation 0; wm size 720x1280")
         assert tuple(d.window_size()) == (720, 1280) and ud.screenshot().size == (720, 1280)
     finally:
