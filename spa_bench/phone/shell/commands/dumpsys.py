@@ -1,9 +1,10 @@
-"""dumpsys and wm: the system services' text dumps, cut down to the lines clients actually parse.
+"""dumpsys: the system services' text dumps, cut down to the lines clients actually parse.
 
 adbutils reads `mCurrentFocus=Window{... u0 pkg/act}` (app_current), `ResumedActivity: ActivityRecord{...}`
-and `ACTIVITY pkg/act id pid=N` (fallbacks), `orientation=N` in `dumpsys display` (rotation),
-`Physical size: WxH` (window_size); uiautomator2 and agents read `mInputShown=`. Object ids, task ids
-and pids are stable hashes of the names, so repeated dumps agree with each other and with `ps`.
+and `ACTIVITY pkg/act id pid=N` (fallbacks); uiautomator2 and agents read `mInputShown=`. The display
+sections (`dumpsys window displays`, `dumpsys display`, `dumpsys input`) live in `window`, the task dumps
+(`dumpsys activity recents`) in `tasks`. Object ids, task ids and pids are stable hashes of the names
+(`ids`), so repeated dumps agree with each other and with `ps`.
 """
 
 from __future__ import annotations
