@@ -199,3 +199,12 @@ def test_resumed_activity_lines(captures: Path, sh: Sh) -> None:
     m = record.search(grep(sh("dumpsys activity activities"), "ResumedActivity"))
     assert m and m.group(1) == "com.android.settings"
     assert f"t{m.group(3)}" in grep(sh("dumpsys window"), "mFocusedApp")
+
+
+@pytest.mark.conformance("wm / dumpsys captures")
+def test_task_ids_are_distinct(phone: PhoneOS) -> None:
+    """`am stack remove ID` must hit one task: the installed packages' task ids never collide."""
+    from spa_bench.phone.shell.commands.ids import HOME_ROOT_TASK_ID, task_id
+
+    ids = [task_id(p.name) for p in phone.packages()]
+    assert len(set(ids)) == len(ids) and HOME_ROOT_TASK_ID not in ids
