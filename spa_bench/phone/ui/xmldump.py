@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from spa_bench.phone.api import DumpMode
 from spa_bench.phone.ui.geometry import Rect
+from spa_bench.phone.ui.material import FRAME
 from spa_bench.phone.ui.view import Frame, View, Window
 
 HEADER = "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>"
@@ -74,9 +75,16 @@ class DumpNode:
     children: list[DumpNode] = field(default_factory=list)
 
 
-def visible_tree(view: View, clip: Rect, package: str, index: int = 0) -> DumpNode | None:
+def visible_tree(view: View, clip: Rect, package: str, index: int = 0,
+                 dialogs: list[View] | None = None) -> DumpNode | None:
+    """The dump node of `view` and its visible descendants. With `dialogs`, a dialog met on the way is
+    left out and its panel appended there: it is a window of its own."""
     visible = view.bounds.intersect(clip)
     if visible.empty:
+        return None
+    panel = getattr(view, "dialog_panel", None)
+    if dialogs is not None and isinstance(panel, View):
+        dialogs.append(panel)
         return None
     node = DumpNode(view, visible, package, index)
     inner = view.child_clip(clip)
@@ -84,7 +92,7 @@ def visible_tree(view: View, clip: Rect, package: str, index: int = 0) -> DumpNo
     # from 0 at the first visible row; any other layout keeps its children out of sight and counts them.
     recycling = view.class_name.endswith(_RECYCLING)
     for i, c in enumerate(view.children):
-        child = visible_tree(c, inner, package, len(node.children) if recycling else i)
+        child = visible_tree(c, inner, package, len(node.children) if recycling else i, dialogs)
         if child is not None:
             node.children.append(child)
     return node
@@ -100,8 +108,39 @@ def _compress(node: DumpNode) -> list[DumpNode]:
     return kept
 
 
-def _root(w: Window, screen: Rect, compressed: bool) -> DumpNode | None:
-    root = visible_tree(w.root, screen, w.package)
+@dataclass(frozen=True)
+class DumpWindow:
+    """A window as dumps list it: a frame window, or a dialog shown by one (its own window on Android)."""
+
+    window: Window
+    root: View
+    dialog: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.window.name
+
+    @property
+    def package(self) -> str:
+        return self.window.package
+
+
+def dump_windows(frame: Frame) -> list[DumpWindow]:
+    """The frame's windows bottom to top, each followed by the dialogs it shows."""
+    out: list[DumpWindow] = []
+    for w in frame.windows:
+        dialogs: list[View] = []
+        visible_tree(w.root, frame.screen, w.package, 0, dialogs)
+        out.append(DumpWindow(w, w.root))
+        for panel in dialogs:
+            # PhoneWindow's decor: a FrameLayout holding android:id/content, holding the dialog's panel
+            content = View(panel.bounds, class_name=FRAME, rid="android:id/content", children=[panel])
+            out.append(DumpWindow(w, View(panel.bounds, class_name=FRAME, children=[content]), True))
+    return out
+
+
+def _root(w: DumpWindow, screen: Rect, compressed: bool) -> DumpNode | None:
+    root = visible_tree(w.root, screen, w.package, 0, [] if not w.dialog else None)
     if root is None:
         return None
     if compressed:
@@ -114,17 +153,17 @@ def _root(w: Window, screen: Rect, compressed: bool) -> DumpNode | None:
     return root
 
 
-def active_window(frame: Frame) -> Window | None:
+def active_window(windows: list[DumpWindow]) -> DumpWindow | None:
     """The window `getRootInActiveWindow` returns: the top-most one that can take focus."""
-    for w in reversed(frame.windows):
-        if w.focusable and w.name not in PASSIVE_WINDOWS:
+    for w in reversed(windows):
+        if w.window.focusable and w.name not in PASSIVE_WINDOWS:
             return w
-    return frame.windows[0] if frame.windows else None
+    return windows[0] if windows else None
 
 
 def frame_nodes(frame: Frame, compressed: bool = False) -> list[DumpNode]:
-    """The top-level dump nodes of a frame (one per window, roots always kept)."""
-    roots = [_root(w, frame.screen, compressed) for w in frame.windows]
+    """The top-level dump nodes of a frame (one per window and dialog, roots always kept)."""
+    roots = [_root(w, frame.screen, compressed) for w in dump_windows(frame)]
     return [r for r in roots if r is not None]
 
 
@@ -169,7 +208,7 @@ def _write(node: DumpNode, out: list[str], u2: bool, drawing_order: int, depth: 
     out.append(pad + "</node>")
 
 
-def _window_type(w: Window) -> str:
+def _window_type(w: DumpWindow) -> str:
     if w.name == "InputMethod":
         return "TYPE_INPUT_METHOD"
     if w.name in ("StatusBar", "NavigationBar"):
@@ -178,15 +217,16 @@ def _window_type(w: Window) -> str:
 
 
 def _dump_windows(frame: Frame, compressed: bool, rotation: int) -> str:
-    active = active_window(frame)
+    windows = dump_windows(frame)
+    active = active_window(windows)
     out = [HEADER, '<displays><display id="0">']
-    for i, w in enumerate(reversed(frame.windows)):  # AccessibilityWindowInfo lists are top-most first
+    for i, w in enumerate(reversed(windows)):  # AccessibilityWindowInfo lists are top-most first
         root = _root(w, frame.screen, compressed)
         bounds = w.root.bounds.intersect(frame.screen)
         is_active = "true" if w is active else "false"
         out.append(f'<window index="{i}"{attr("title", w.name)} bounds="{bounds.uia()}" active="{is_active}" '
                    f'focused="{is_active}" accessibility-focused="false" id="{i + 1}" '
-                   f'layer="{len(frame.windows) - i}" type="{_window_type(w)}">')
+                   f'layer="{len(windows) - i}" type="{_window_type(w)}">')
         if root is not None:
             out.append(f'<hierarchy rotation="{rotation}">')
             _write(root, out, False, 0)
@@ -206,7 +246,7 @@ def dump(frame: Frame, compressed: bool = False, mode: DumpMode = "active", rota
         out.append("\n</hierarchy>")
         return "".join(out)
     out = [HEADER, f'<hierarchy rotation="{rotation}">']
-    active = active_window(frame)
+    active = active_window(dump_windows(frame))
     root = _root(active, frame.screen, compressed) if active is not None else None
     if root is not None:
         _write(root, out, False, 0)

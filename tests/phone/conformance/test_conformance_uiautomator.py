@@ -265,3 +265,34 @@ def test_appagent_element_list_with_the_keyboard_up(phone: PhoneOS, sh: Sh, tmp_
     ime = next(w for w in phone.frame().windows if w.name == "InputMethod")
     keyboard_top = ime.root.bounds.top
     assert all(e.bbox[1][1] <= keyboard_top for e in elements)
+
+
+def dialog_root(root: ET.Element) -> bool:
+    return root.get("class") == "android.widget.FrameLayout" and not root.get("bounds", "").startswith("[0,0]")
+
+
+def test_a_dialog_is_its_own_window(captures: Path, phone: PhoneOS, sh: Sh) -> None:
+    """Real dialog dumps hold only the dialog's window: a FrameLayout root the dialog's size, far from the
+    screen's corner, holding android:id/content then the panel (Gmail, Settings, Google Maps captures).
+    A dialog on the phone dumps the same way; `--windows` lists it above its activity's window."""
+    def roots(xml: str) -> list[ET.Element]:
+        return list(ET.fromstring(xml))
+
+    for name in ("gmail_alert_dialog_en_1080.xml", "settings_usb_alert_dialog_vi_720.xml",
+                 "google_maps_dialog_llamatouch_1080.xml"):
+        (root,) = roots((captures / "uiautomator_dump" / name).read_text(encoding="utf-8"))
+        assert dialog_root(root), name
+        assert any(n.get("resource-id") == "android:id/content" for n in root.iter("node")), name
+    sh("am start -n com.android.documentsui/.files.FilesActivity")
+    phone.tasks.top().ui["dialog"] = "new_folder"  # the overflow menu's "New folder"
+    phone.invalidate()
+    (root,) = roots(dump(sh))
+    assert dialog_root(root)
+    assert [c.get("resource-id") for c in root] == ["android:id/content"]
+    ids = {n.get("resource-id") for n in root.iter("node")}
+    assert {"android:id/button1", "android:id/text1"} <= ids
+    assert not any("documentsui:id" in i for i in ids)  # nothing of the activity behind it
+    sh("uiautomator dump --windows /sdcard/w.xml")
+    windows = list(ET.fromstring(sh("cat /sdcard/w.xml")).iter("window"))
+    apps = [w for w in windows if w.get("type") == "TYPE_APPLICATION"]
+    assert [w.get("active") for w in apps] == ["true", "false"]  # the dialog above its activity
