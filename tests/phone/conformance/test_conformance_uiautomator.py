@@ -268,7 +268,9 @@ def test_appagent_element_list_with_the_keyboard_up(phone: PhoneOS, sh: Sh, tmp_
 
 
 def dialog_root(root: ET.Element) -> bool:
-    return root.get("class") == "android.widget.FrameLayout" and not root.get("bounds", "").startswith("[0,0]")
+    """A FrameLayout the dialog's size: not anchored at the screen's corner."""
+    bounds = root.get("bounds", "")
+    return root.get("class") == "android.widget.FrameLayout" and not bounds.startswith("[0,0]")
 
 
 def test_a_dialog_is_its_own_window(captures: Path, phone: PhoneOS, sh: Sh) -> None:
