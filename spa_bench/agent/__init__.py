@@ -53,6 +53,9 @@ class AgentStep:
     output: str | None = None  # thought or raw model text, kept in the log
     usage: TokenUsage = field(default_factory=TokenUsage)
     model_s: float | None = None  # time spent inside model calls, if known
+    # the agent itself found its model's answer unusable: the step is recorded as invalid with this reason
+    # and `action` (the raw answer) as its raw action, without trying to read an action out of it
+    invalid_reason: str | None = None
 
 
 @runtime_checkable
@@ -94,6 +97,12 @@ AGENTS.add_lazy("mllm", "spa_bench.agents.mllm:MLLMAgent")
 AGENTS.add_lazy("text", "spa_bench.agents.text_agent:TextAgent")
 AGENTS.add_lazy("reflection", "spa_bench.agents.reflection:ReflectionAgent")
 AGENTS.add_lazy("external", "spa_bench.agents.external:ExternalAgent")
+# native GUI-model adapters (spa_bench.agent.native_agent)
+AGENTS.add_lazy("ui-tars", "spa_bench.agents.ui_tars:UITarsAgent")
+AGENTS.add_lazy("autoglm", "spa_bench.agents.autoglm:AutoGLMAgent")
+AGENTS.add_lazy("qwen-vl", "spa_bench.agents.qwen_vl:QwenVLAgent")
+AGENTS.add_lazy("gui-owl", "spa_bench.agents.gui_owl:GUIOwlAgent")
+AGENTS.add_lazy("cogagent", "spa_bench.agents.cogagent:CogAgentAgent")
 
 
 def register_agent(name: str) -> Callable[[A], A]:

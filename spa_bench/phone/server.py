@@ -25,6 +25,7 @@ from spa_bench.phone.adb import AdbServer, make_banner, phone_services
 from spa_bench.phone.adb.adbd import Adbd
 from spa_bench.phone.api import Locale, PhoneConfig
 from spa_bench.phone.console import Console
+from spa_bench.phone.console_modem import PhoneModem
 from spa_bench.phone.snapshot import SnapshotStore
 from spa_bench.phone.u2rpc import U2_PORT, U2Server
 from spa_bench.phone.vfs import VirtualFS
@@ -157,7 +158,8 @@ class VirtualPhone:
                             phone_services(shell, fs, {U2_PORT: u2.handle_stream}, adbd), name="adb")
             adbd.on_restart = adb.drop_clients
             console = Console(self.config.console_port, self.config.product, snapshots,
-                              on_kill=self._kill_from_console, token_path=self.token_path)
+                              on_kill=self._kill_from_console, token_path=self.token_path,
+                              modem=PhoneModem(system))
             try:
                 console.start()
                 try:

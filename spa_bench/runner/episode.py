@@ -246,6 +246,11 @@ class EpisodeRunner:
             step.agent_output = agent_step.output
             step.usage = agent_step.usage
             step.timings = StepTimings(observe_s=t1 - t0, agent_s=t2 - t1, model_s=agent_step.model_s)
+            if agent_step.invalid_reason is not None:
+                step.valid, step.invalid_reason = False, agent_step.invalid_reason
+                step.raw_action = _jsonable(agent_step.action)
+                self._record(step)
+                continue
             try:
                 action = coerce_action(agent_step.action)
             except (ValidationError, ValueError, TypeError, AttributeError) as exc:

@@ -18,15 +18,19 @@ from spa_bench.phone.api import DumpMode, Locale, PackageInfo, PhoneConfig, Prov
 from spa_bench.phone.apps import APPS, App
 from spa_bench.phone.apps.base import ActivityRecord
 from spa_bench.phone.i18n import locale_tag, parse_locale
+from spa_bench.phone.system.call_log import DB_PATH as CALL_LOG_DB
+from spa_bench.phone.system.call_log import CallLog
 from spa_bench.phone.system.clock import PhoneClock
 from spa_bench.phone.system.context import OsAppContext
 from spa_bench.phone.system.input import InputMixin
 from spa_bench.phone.system.keyboard import ImeState
+from spa_bench.phone.system.location import LocationService
 from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties
 from spa_bench.phone.system.providers import ProviderRegistry, SettingsProvider, Value
 from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.system.telephony import Telephony
 from spa_bench.phone.ui import Metrics
 from spa_bench.phone.ui.png import encode_png
 from spa_bench.phone.vfs import VirtualFS
@@ -64,6 +68,8 @@ class PhoneOS(ScreenMixin, InputMixin):
         for name in APPS.names():
             app_cls = APPS.get(name)
             self.apps[app_cls.package] = app_cls(OsAppContext(self, app_cls.package))
+        self.telephony = Telephony(self.clock, CallLog(lambda: fs.host_path(CALL_LOG_DB)))
+        self.location = LocationService(self.clock)
         self.providers = ProviderRegistry()
         self._register_providers()
 
@@ -82,6 +88,7 @@ class PhoneOS(ScreenMixin, InputMixin):
         for app in self.apps.values():
             for authority, provider in app.providers().items():
                 self.providers.register(authority, provider)
+        self.providers.register("call_log", self.telephony.call_log.provider())
 
     def _settings_changed(self) -> None:
         self.settings.invalidate()
@@ -271,6 +278,8 @@ class PhoneOS(ScreenMixin, InputMixin):
                 "recents_open": self.recents_open,
                 "recents_scroll": self.recents_scroll,
                 "clock_offset_s": self.clock.offset.total_seconds(),
+                "telephony": self.telephony.to_json(),
+                "location": self.location.to_json(),
             }
 
     def load_state(self, state: dict[str, object]) -> None:
@@ -293,6 +302,8 @@ class PhoneOS(ScreenMixin, InputMixin):
             if self.settings.get("system", "system_locales") is None and state.get("locale") in ("en", "zh"):
                 self.settings.put("system", "system_locales", locale_tag(parse_locale(str(state["locale"]))))
             self.toast_message = None
+            self.telephony.load_json(state.get("telephony"))
+            self.location.load_json(state.get("location"))
             self._register_providers()
             self._init_screen_cache()
             self.invalidate()

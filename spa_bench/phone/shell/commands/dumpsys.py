@@ -10,6 +10,7 @@ sections (`dumpsys window displays`, `dumpsys display`, `dumpsys input`) live in
 from __future__ import annotations
 
 from spa_bench.phone.shell.commands.activity import short_component
+from spa_bench.phone.shell.commands.dumpsys_radio import RADIO_SERVICES
 from spa_bench.phone.shell.commands.ids import obj_id, pid_of, task_id
 from spa_bench.phone.shell.commands.package import LATIN_IME, dump_package, ime_info, installed_imes
 from spa_bench.phone.shell.commands.tasks import dump_recents
@@ -131,7 +132,8 @@ def dump_battery(ctx: CommandContext) -> str:
 @command("dumpsys")
 def dumpsys(args: list[str], ctx: CommandContext) -> int:
     if not args or args[0] == "-l":
-        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in SERVICES))
+        names = sorted((*SERVICES, *RADIO_SERVICES))
+        ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in names))
         return 0
     service, rest = args[0], args[1:]
     if service == "window":
@@ -162,6 +164,8 @@ def dumpsys(args: list[str], ctx: CommandContext) -> int:
     elif service == "SurfaceFlinger":
         ctx.out(f"Display {DISPLAY_UNIQUE_ID.split(':')[1]} (HWC display 0): port=0 pnpId=GGL "
                 'displayName="Built-in Screen"\n')
+    elif service in RADIO_SERVICES and (text := RADIO_SERVICES[service](ctx, rest)) is not None:
+        ctx.out(text)
     else:
         ctx.err(f"Can't find service: {service}\n")
     return 0

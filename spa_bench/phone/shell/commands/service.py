@@ -24,6 +24,7 @@ SERVICE_INTERFACES: dict[str, str] = {
     "display": "android.hardware.display.IDisplayManager",
     "input": "android.hardware.input.IInputManager",
     "input_method": "com.android.internal.view.IInputMethodManager",
+    "location": "android.location.ILocationManager",
     "notification": "android.app.INotificationManager",
     "package": "android.content.pm.IPackageManager",
     "phone": "com.android.internal.telephony.ITelephony",

@@ -1,0 +1,131 @@
+"""The phone's radio for voice calls: the emulated modem's call list and what Android makes of it.
+
+The console's `gsm call/accept/hold/cancel` change the modem's calls as the emulator's modem does
+(states incoming / waiting / active / held, as `gsm list` prints them). Android's view follows from them: the
+call state TelephonyRegistry reports (TelephonyManager.CALL_STATE_IDLE 0, RINGING 1, OFFHOOK 2, with the
+ringing number), the precise ringing / foreground / background call states (PreciseCallState), and a
+call-log row written when a call ends: missed (never answered) or incoming with its talk time.
+State is part of snapshots (`to_json` / `load_json`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from spa_bench.phone.apps.messages.store import epoch_ms
+from spa_bench.phone.system.call_log import INCOMING_TYPE, MISSED_TYPE, CallEntry, CallLog
+from spa_bench.phone.system.clock import PhoneClock
+
+CALL_STATE_IDLE, CALL_STATE_RINGING, CALL_STATE_OFFHOOK = 0, 1, 2
+# PreciseCallState.PRECISE_CALL_STATE_*
+PRECISE_IDLE, PRECISE_ACTIVE, PRECISE_HOLDING, PRECISE_INCOMING, PRECISE_WAITING = 0, 1, 2, 5, 6
+MAX_CALLS = 4  # the emulator's modem holds at most this many calls (MAX_CALLS in android_modem.c)
+
+ModemState = Literal["incoming", "waiting", "active", "held"]
+MODEM_STATES = ("incoming", "waiting", "active", "held")
+
+
+class TelephonyError(Exception):
+    """A modem request that cannot be done; the message is the console's `KO:` text."""
+
+
+@dataclass(frozen=True)
+class Call:
+    number: str
+    inbound: bool
+    state: ModemState
+    started_ms: int  # wall clock when it began ringing (the call log's `date`)
+    answered_at: float | None = None  # phone monotonic seconds when it became active
+
+
+class Telephony:
+    """Calls of one phone. Not thread-safe by itself: callers hold the OS lock."""
+
+    def __init__(self, clock: PhoneClock, call_log: CallLog) -> None:
+        self.clock = clock
+        self.call_log = call_log
+        self.calls: list[Call] = []
+        self.last_incoming_number = ""
+
+    def _now_ms(self) -> int:
+        return epoch_ms(self.clock.now())
+
+    def find(self, number: str) -> Call | None:
+        return next((c for c in self.calls if c.number == number), None)
+
+    def add_inbound_call(self, number: str) -> None:
+        """A new call rings; beside an answered call it is "waiting". Past MAX_CALLS the modem drops
+        it silently, as the emulator's console still answers OK."""
+        if len(self.calls) >= MAX_CALLS:
+            return
+        state: ModemState = "waiting" if any(c.state == "active" for c in self.calls) else "incoming"
+        self.calls.append(Call(number, inbound=True, state=state, started_ms=self._now_ms()))
+        self.last_incoming_number = number
+
+    def update(self, number: str, state: ModemState) -> None:
+        call = self.find(number)
+        if call is None:
+            raise TelephonyError(f"no current call to/from number '{number}'")
+        answered = call.answered_at
+        if state == "active" and answered is None:
+            answered = self.clock.monotonic()
+        self.calls[self.calls.index(call)] = replace(call, state=state, answered_at=answered)
+
+    def disconnect(self, number: str, name: str | None = None) -> int:
+        """End the call with `number` and log it; returns the call-log row id."""
+        call = self.find(number)
+        if call is None:
+            raise TelephonyError("could not cancel this number")
+        self.calls.remove(call)
+        if call.answered_at is None:
+            kind, duration = MISSED_TYPE, 0
+        else:
+            kind, duration = INCOMING_TYPE, int(self.clock.monotonic() - call.answered_at)
+        entry = CallEntry(call.number, call.started_ms, duration, kind, self._now_ms(), name)
+        return self.call_log.add(entry)
+
+    # -- what Android reports -----------------------------------------------------------------------------
+    def call_state(self) -> int:
+        """TelephonyManager's call state: OFFHOOK if any call is answered, RINGING if one rings."""
+        if any(c.state in ("active", "held") for c in self.calls):
+            return CALL_STATE_OFFHOOK
+        if self.calls:
+            return CALL_STATE_RINGING
+        return CALL_STATE_IDLE
+
+    def incoming_number(self) -> str:
+        """mCallIncomingNumber: the ringing (or last ringing) number while a call exists, else ""."""
+        return self.last_incoming_number if self.calls else ""
+
+    def precise_states(self) -> tuple[int, int, int]:
+        """(ringing, foreground, background) PreciseCallState values."""
+        ringing = PRECISE_IDLE
+        if any(c.state == "waiting" for c in self.calls):
+            ringing = PRECISE_WAITING
+        if any(c.state == "incoming" for c in self.calls):
+            ringing = PRECISE_INCOMING
+        foreground = PRECISE_ACTIVE if any(c.state == "active" for c in self.calls) else PRECISE_IDLE
+        background = PRECISE_HOLDING if any(c.state == "held" for c in self.calls) else PRECISE_IDLE
+        return ringing, foreground, background
+
+    # -- snapshots ----------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, object]:
+        """Calls in a snapshot; an answered call restarts its talk time at load (monotonic clocks differ)."""
+        return {"calls": [{"number": c.number, "inbound": c.inbound, "state": c.state,
+                           "started_ms": c.started_ms, "answered": c.answered_at is not None}
+                          for c in self.calls],
+                "last_incoming_number": self.last_incoming_number}
+
+    def load_json(self, data: object) -> None:
+        self.calls = []
+        self.last_incoming_number = ""
+        if not isinstance(data, dict):
+            return
+        for item in data.get("calls") or []:
+            if not isinstance(item, dict) or item.get("state") not in MODEM_STATES:
+                continue
+            answered = self.clock.monotonic() if item.get("answered") else None
+            self.calls.append(Call(str(item.get("number", "")), bool(item.get("inbound", True)),
+                                   item["state"], int(item.get("started_ms") or 0), answered))
+        self.last_incoming_number = str(data.get("last_incoming_number") or "")

@@ -1,0 +1,99 @@
+"""Runs a native adapter through the real pipeline (virtual phone, run machinery, local OpenAI-compatible
+server) with the scripted native model playing golden scripts in the adapter's own syntax and frame.
+
+    logs = run_native("ui-tars", results_dir)                  # the common task subset
+    log = run_malformed("ui-tars", ["no action here", ...], results_dir)
+
+Adapters other helpers add use the same two functions with their registered name (and `args`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from spa_bench.agent import AGENTS
+from spa_bench.agent.native_agent import NativeAgent
+from spa_bench.results.schema import EpisodeLog
+from spa_bench.runner.config import AgentConfig, RunConfig
+from spa_bench.runner.run import run_benchmark
+from spa_bench.tasks.repository import TaskFilter, TaskRepository, default_tasks_root
+from spa_bench.testing.native_model import NativeScriptedModel
+from spa_bench.testing.openai_server import ScriptedOpenAIServer, ScriptItem
+
+# Both languages; taps, a long press, typing Chinese, scrolls (swipes where the format only swipes),
+# back, home, opening an app by name, and answers.
+SUBSET = [
+    "settings_model_name_en",  # scroll, tap, finish with an answer
+    "settings_airplane_dark_en",  # taps and back
+    "files_delete_invoice_en",  # long press
+    "chat_reply_mom_zh",  # typing Chinese
+    "cross_order_total_to_chat_zh",  # open an app by its Chinese name, read a total, type it
+    "cross_wifi_to_chat_en",  # home, then the apps' icons on the home screen (HOME_LAUNCH)
+]
+HOME_LAUNCH = ["cross_wifi_to_chat_en"]
+
+
+def prototype(agent: str, args: dict[str, Any] | None = None) -> NativeAgent:
+    """The adapter as configured (for its codec and frame); it makes no request."""
+    made = AGENTS.get(agent)(model="scripted-native-model", base_url="http://127.0.0.1:9/v1",
+                             api_key_env="none", **(args or {}))
+    assert isinstance(made, NativeAgent), agent
+    made.close()
+    return made
+
+
+def _run(agent: str, results_dir: Path, ids: list[str], args: dict[str, Any] | None,
+         script: list[ScriptItem], phone_size: str = "1080x2400",
+         max_steps: int | None = None) -> tuple[dict[str, EpisodeLog], NativeScriptedModel]:
+    tasks = TaskRepository(default_tasks_root()).load()
+    made = prototype(agent, args)
+    model = NativeScriptedModel(made.codec, made.frame_spec, [t for t in tasks if t.id in ids], results_dir,
+                                launch_from_home=HOME_LAUNCH)
+    with ScriptedOpenAIServer(script, when_empty=model) as server:
+        config = RunConfig(
+            filter=TaskFilter(ids=ids), phones=1, out=results_dir, phone_size=phone_size,
+            max_steps=max_steps,
+            agents=[AgentConfig(agent=agent, args={"base_url": server.base_url, "api_key_env": "none",
+                                                   "model": "scripted-native-model", **(args or {})})])
+        result = run_benchmark(config)
+    assert result.summary.undone == [], result.summary.undone
+    return {log.task.id: log for log in result.logs}, model
+
+
+def state_success(log: EpisodeLog) -> bool | None:
+    return next((v.success for v in log.verdicts if v.evaluator == "state"), None)
+
+
+def run_native(agent: str, results_dir: Path, args: dict[str, Any] | None = None,
+               ids: list[str] | None = None, phone_size: str = "1080x2400") -> dict[str, EpisodeLog]:
+    """Every task of `ids` (default SUBSET) played natively; asserts each ends done with its state
+    checks passing, every step valid and the model's script playable."""
+    logs, model = _run(agent, results_dir, ids or SUBSET, args, [], phone_size)
+    assert not model.errors, model.errors
+    bad = []
+    for task_id, log in logs.items():
+        invalid = [(s.index, s.invalid_reason) for s in log.steps if not s.valid]
+        if log.termination != "done" or state_success(log) is not True or invalid or log.errors:
+            evidence = [e.summary for v in log.verdicts for e in v.evidence]
+            bad.append(f"{task_id}: termination={log.termination} invalid={invalid} "
+                       f"errors={[e.message for e in log.errors]} evidence={evidence}")
+    assert not bad, "\n".join(bad)
+    return logs
+
+
+def run_malformed(agent: str, replies: list[str], results_dir: Path, args: dict[str, Any] | None = None,
+                  task_id: str = "settings_airplane_dark_en") -> EpisodeLog:
+    """The first replies are `replies`, then the scripted model plays the task: each malformed reply must
+    be a recorded invalid step (with its raw text and a reason), and the episode must still succeed."""
+    logs, model = _run(agent, results_dir, [task_id], args, list(replies), max_steps=40)
+    assert not model.errors, model.errors
+    log = logs[task_id]
+    assert not log.errors, [e.message for e in log.errors]
+    for step, reply in zip(log.steps, replies, strict=False):
+        assert not step.valid, (step.index, reply, step.action)
+        assert step.raw_action == reply and step.agent_output == reply
+        assert step.invalid_reason and step.invalid_reason.startswith(prototype(agent, args).codec.name)
+    assert all(s.valid for s in log.steps[len(replies):]), [(s.index, s.invalid_reason) for s in log.steps]
+    assert log.termination == "done" and state_success(log) is True, log.verdicts
+    return log
