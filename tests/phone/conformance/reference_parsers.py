@@ -90,6 +90,20 @@ def androidworld_logical_screen_size(dumpsys_input_grep_logical_frame: str) -> t
     raise ValueError("Failed to get logical screen size.")
 
 
+def androidworld_physical_frame_boundary(dumpsys_input_grep_physical_frame: str,
+                                         orientation: int) -> tuple[int, int, int, int]:
+    """get_physical_frame_boundary (on `dumpsys input | grep physicalFrame`, then get_orientation):
+    the frame in portrait coordinates."""
+    pattern = r"physicalFrame=\[(\d+), (\d+), (\d+), (\d+)\]"
+    for m in re.findall(pattern, dumpsys_input_grep_physical_frame):
+        if int(m[0]) == 0 and int(m[1]) == 0 and int(m[2]) == 0 and int(m[3]) == 0:
+            continue
+        if orientation == 0 or orientation == 2:
+            return int(m[0]), int(m[1]), int(m[2]), int(m[3])
+        return int(m[1]), int(m[0]), int(m[3]), int(m[2])
+    raise ValueError("Failed to get physical frame boundary.")
+
+
 def androidworld_orientation(dumpsys_window_grep_rotation: str) -> int:
     """get_orientation (on `dumpsys window | grep mCurrentRotation`)."""
     pattern = r"mCurrentRotation=ROTATION_(\d+)"

@@ -18,6 +18,7 @@ from reference_parsers import (
     androidenv_task_id,
     androidworld_logical_screen_size,
     androidworld_orientation,
+    androidworld_physical_frame_boundary,
     androidworld_recents_ids,
     androidworld_screen_size,
     appagent_window_size,
@@ -208,3 +209,20 @@ def test_task_ids_are_distinct(phone: PhoneOS) -> None:
 
     ids = [task_id(p.name) for p in phone.packages()]
     assert len(set(ids)) == len(ids) and HOME_ROOT_TASK_ID not in ids
+
+
+@pytest.mark.conformance("AndroidWorld adb_utils.py")
+def test_physical_frame_boundary_in_portrait(captures: Path, sh: Sh) -> None:
+    """get_physical_frame_boundary turns the rotated physicalFrame back to portrait: the panel, whatever
+    the rotation; with `wm size` the letterboxed area."""
+    real = shell_capture(captures, "dumpsys_input", "mtk_tb8168_android13_bugreport_dumpsys_input.txt")
+    assert androidworld_physical_frame_boundary(grep(real, "physicalFrame"), 0) == (0, 0, 480, 800)
+    for rotation in (0, 1, 3):
+        sh(f"settings put system user_rotation {rotation}")
+        orientation = androidworld_orientation(sh("dumpsys window | grep mCurrentRotation"))
+        frame = androidworld_physical_frame_boundary(sh("dumpsys input | grep physicalFrame"), orientation)
+        assert frame == (0, 0, 1080, 2400), rotation
+    sh("settings put system user_rotation 0")
+    sh("wm size 540x1080")  # half the width: letterboxed top and bottom on the 1080x2400 panel
+    assert androidworld_physical_frame_boundary(sh("dumpsys input | grep physicalFrame"), 0) == \
+        (0, 120, 1080, 2280)
