@@ -19,6 +19,14 @@ _UNLISTABLE = frozenset({"/data", "/data/data", "/data/local", "/data/user", "/d
 _PRIVATE_ROOTS = ("/data/data/", "/data/user/0/")
 
 
+def no_entry(virtual: str) -> bool:
+    """Whether the shell user may not enter this directory (an app's data folder is drwx------)."""
+    for root in _PRIVATE_ROOTS:
+        if virtual.startswith(root) and virtual[len(root):].strip("/"):
+            return True
+    return denied(virtual)
+
+
 def denied(virtual: str) -> bool:
     """Whether the shell user is refused this (normalised) path itself, not just its listing."""
     if virtual == "/data/system" or virtual.startswith("/data/system/"):
@@ -37,6 +45,15 @@ class ShellUserFS(VirtualFS):
         if denied(self.normalize(path, cwd)):
             raise VfsError(f"{path}: Permission denied")
         return super().host_path(path, cwd)
+
+    def can_enter(self, path: str, cwd: str = "/") -> bool:
+        """False where `cd` meets EACCES: inside an app's folder that exists (ENOENT otherwise)."""
+        virtual = self.normalize(path, cwd)
+        if not no_entry(virtual):
+            return True
+        parts = virtual.strip("/").split("/")
+        owner = "/" + "/".join(parts[: 3 if virtual.startswith("/data/data/") else 4])
+        return not super().host_path(owner).exists()
 
     def listdir(self, path: str, cwd: str = "/") -> list[str]:
         virtual = self.normalize(path, cwd)

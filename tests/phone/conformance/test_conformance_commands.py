@@ -279,6 +279,9 @@ def test_shell_user_permissions_and_su(sh: Sh) -> None:
     assert sh(f"cat < {db}") == f"/system/bin/sh: can't open {db}: Permission denied\n"
     assert "Permission denied" in sh("echo x > /data/data/com.spa.shop/x")
     assert sh("echo ok > /data/local/tmp/t; cat /data/local/tmp/t") == "ok\n"
+    assert sh("cd /data/data && pwd") == "/data/data\n"  # passable (--x), not listable
+    assert sh("cd /data/data/com.spa.shop") == \
+        "/system/bin/sh: cd: /data/data/com.spa.shop: Permission denied\n"
     assert sh("su 0 id -u") == "0\n" and sh("su root sh -c 'id -u; whoami'") == "0\nroot\n"
     assert sh(f"su 0 head -c 15 {db}") == "SQLite format 3"
     assert sh("su -c id") == "su: invalid uid/gid '-c'\n"
