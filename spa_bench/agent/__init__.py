@@ -103,6 +103,11 @@ AGENTS.add_lazy("autoglm", "spa_bench.agents.autoglm:AutoGLMAgent")
 AGENTS.add_lazy("qwen-vl", "spa_bench.agents.qwen_vl:QwenVLAgent")
 AGENTS.add_lazy("gui-owl", "spa_bench.agents.gui_owl:GUIOwlAgent")
 AGENTS.add_lazy("cogagent", "spa_bench.agents.cogagent:CogAgentAgent")
+AGENTS.add_lazy("m3a", "spa_bench.agents.m3a:M3AAgent")
+AGENTS.add_lazy("t3a", "spa_bench.agents.t3a:T3AAgent")
+AGENTS.add_lazy("appagent", "spa_bench.agents.appagent:AppAgent")
+AGENTS.add_lazy("os-atlas", "spa_bench.agents.os_atlas:OSAtlasAgent")
+AGENTS.add_lazy("seeact-v", "spa_bench.agents.seeact_v:SeeActVAgent")
 
 
 def register_agent(name: str) -> Callable[[A], A]:

@@ -155,8 +155,8 @@ class Frame:
     def to_screen(self, x: float, y: float) -> tuple[int, int]:
         """Screen pixels of a model point (checked, then clamped to the last pixel row/column)."""
         self.check(x, y)
-        sx = math.floor(x / self.extent_x * self.screen_width)
-        sy = math.floor(y / self.extent_y * self.screen_height)
+        sx = math.floor(x * self.screen_width / self.extent_x)  # multiply first: exact for whole units
+        sy = math.floor(y * self.screen_height / self.extent_y)
         return min(max(sx, 0), self.screen_width - 1), min(max(sy, 0), self.screen_height - 1)
 
     def from_screen(self, x: float, y: float) -> tuple[float, float]:

@@ -86,9 +86,11 @@ class NativeScriptedModel:
         task = self._task_of(request)
         observation = self._observation(task)
         urls = request.image_urls()
-        if not urls:
+        if not urls and self.frame_spec.kind != "absolute":
             raise ScriptError(f"{task.id}: the request has no image")
-        image_size = _image_size(str(urls[-1].get("url", "")))
+        # a text-only adapter (t3a) answers in screen pixels: the "image" is the screen itself
+        image_size = (_image_size(str(urls[-1].get("url", ""))) if urls
+                      else (observation.width, observation.height))
         frame = self.frame_spec.bind(observation.width, observation.height, image_size)
         progress = self._progress.setdefault(task.id, _Progress())
         action = self._next(task, observation, progress)

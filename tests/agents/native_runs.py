@@ -9,6 +9,8 @@ Adapters other helpers add use the same two functions with their registered name
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,14 @@ from spa_bench.runner.config import AgentConfig, RunConfig
 from spa_bench.runner.run import run_benchmark
 from spa_bench.tasks.repository import TaskFilter, TaskRepository, default_tasks_root
 from spa_bench.testing.native_model import NativeScriptedModel
-from spa_bench.testing.openai_server import ScriptedOpenAIServer, ScriptItem
+from spa_bench.testing.openai_server import Responder, ScriptedOpenAIServer, ScriptItem
+
+# Adapters with more than one kind of call (a summary call, a grounding model) answer each kind in its own
+# format: `wrap` turns the scripted model into the responder of the adapter's endpoint, and `extra` gives
+# responders for further endpoints by the agent argument naming their base URL (a server is started for
+# each and the argument set to it).
+Wrap = Callable[[NativeScriptedModel], Responder]
+Extra = Callable[[NativeScriptedModel], dict[str, Responder]]
 
 # Both languages; taps, a long press, typing Chinese, scrolls (swipes where the format only swipes),
 # back, home, opening an app by name, and answers.
@@ -44,18 +53,23 @@ def prototype(agent: str, args: dict[str, Any] | None = None) -> NativeAgent:
 
 
 def _run(agent: str, results_dir: Path, ids: list[str], args: dict[str, Any] | None,
-         script: list[ScriptItem], phone_size: str = "1080x2400",
-         max_steps: int | None = None) -> tuple[dict[str, EpisodeLog], NativeScriptedModel]:
+         script: list[ScriptItem], phone_size: str = "1080x2400", max_steps: int | None = None,
+         wrap: Wrap | None = None, extra: Extra | None = None,
+         ) -> tuple[dict[str, EpisodeLog], NativeScriptedModel]:
     tasks = TaskRepository(default_tasks_root()).load()
     made = prototype(agent, args)
     model = NativeScriptedModel(made.codec, made.frame_spec, [t for t in tasks if t.id in ids], results_dir,
                                 launch_from_home=HOME_LAUNCH)
-    with ScriptedOpenAIServer(script, when_empty=model) as server:
+    with ExitStack() as stack:
+        server = stack.enter_context(ScriptedOpenAIServer(script, when_empty=wrap(model) if wrap else model))
+        endpoints = {name: stack.enter_context(ScriptedOpenAIServer(when_empty=responder)).base_url
+                     for name, responder in (extra(model) if extra else {}).items()}
         config = RunConfig(
             filter=TaskFilter(ids=ids), phones=1, out=results_dir, phone_size=phone_size,
             max_steps=max_steps,
             agents=[AgentConfig(agent=agent, args={"base_url": server.base_url, "api_key_env": "none",
-                                                   "model": "scripted-native-model", **(args or {})})])
+                                                   "model": "scripted-native-model", **(args or {}),
+                                                   **endpoints})])
         result = run_benchmark(config)
     assert result.summary.undone == [], result.summary.undone
     return {log.task.id: log for log in result.logs}, model
@@ -66,10 +80,11 @@ def state_success(log: EpisodeLog) -> bool | None:
 
 
 def run_native(agent: str, results_dir: Path, args: dict[str, Any] | None = None,
-               ids: list[str] | None = None, phone_size: str = "1080x2400") -> dict[str, EpisodeLog]:
+               ids: list[str] | None = None, phone_size: str = "1080x2400", wrap: Wrap | None = None,
+               extra: Extra | None = None) -> dict[str, EpisodeLog]:
     """Every task of `ids` (default SUBSET) played natively; asserts each ends done with its state
     checks passing, every step valid and the model's script playable."""
-    logs, model = _run(agent, results_dir, ids or SUBSET, args, [], phone_size)
+    logs, model = _run(agent, results_dir, ids or SUBSET, args, [], phone_size, wrap=wrap, extra=extra)
     assert not model.errors, model.errors
     bad = []
     for task_id, log in logs.items():
@@ -83,10 +98,12 @@ def run_native(agent: str, results_dir: Path, args: dict[str, Any] | None = None
 
 
 def run_malformed(agent: str, replies: list[str], results_dir: Path, args: dict[str, Any] | None = None,
-                  task_id: str = "settings_airplane_dark_en") -> EpisodeLog:
+                  task_id: str = "settings_airplane_dark_en", wrap: Wrap | None = None,
+                  extra: Extra | None = None) -> EpisodeLog:
     """The first replies are `replies`, then the scripted model plays the task: each malformed reply must
     be a recorded invalid step (with its raw text and a reason), and the episode must still succeed."""
-    logs, model = _run(agent, results_dir, [task_id], args, list(replies), max_steps=40)
+    logs, model = _run(agent, results_dir, [task_id], args, list(replies), max_steps=40, wrap=wrap,
+                       extra=extra)
     assert not model.errors, model.errors
     log = logs[task_id]
     assert not log.errors, [e.message for e in log.errors]
