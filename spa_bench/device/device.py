@@ -9,6 +9,7 @@ failures from agent failures. Nothing here knows whether the device is virtual.
 from __future__ import annotations
 
 import base64
+import logging
 import re
 import shlex
 import threading
@@ -24,6 +25,8 @@ from spa_bench.device.elements import UIElement, find, parse_hierarchy
 from spa_bench.device.observation import Observation
 from spa_bench.errors import DeviceCommandFailed, DeviceError, DeviceOffline, DeviceTimeout
 from spa_bench.results.schema import DeviceInfo
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     import adbutils
@@ -132,6 +135,30 @@ class Device:
             with self._errors("adb disconnect"):
                 self.client.disconnect(self.serial)
 
+    def become_root(self, timeout: float = 30.0) -> bool:
+        """`adb root`, as AndroidWorld prepares its emulators, so checks can read app databases the same
+        way on an emulator image and on the virtual phone. False on a user build (a retail phone), where
+        adbd refuses; then checks that read /data/data fail there, as they would for any agent."""
+        def go(d: adbutils.AdbDevice) -> str:
+            return str(d.root())
+
+        reply = self._call("adb root", go)
+        if "already running as root" in reply:
+            return True
+        if "restarting" not in reply:
+            log.warning("%s: adb root refused: %s", self.serial, reply.strip()[:200])
+            return False
+        deadline = time.monotonic() + timeout
+        while True:  # adbd restarts: the connection drops and the adb server reconnects
+            time.sleep(0.2)
+            try:
+                if self.shell("id -u", timeout=5).strip() == "0":
+                    return True
+            except DeviceError:
+                pass
+            if time.monotonic() > deadline:
+                raise DeviceOffline(f"not back as root {timeout:.0f} s after adb root", self.serial)
+
     def wait_online(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         while True:
@@ -184,8 +211,10 @@ class Device:
             lines = props.splitlines() + [""] * 7
             width, height = self.screen_size(props)
             sdk = lines[2].strip()
-            kind: Any = ("emulator" if self.serial.startswith("emulator-") or lines[4].strip() == "1"
-                         else "virtual" if lines[5].strip() == "spa-bench" else "physical")
+            # the virtual phone presents itself as an emulator image (ro.kernel.qemu=1): its maker says which
+            kind: Any = ("virtual" if lines[5].strip() == "spa-bench"
+                         else "emulator" if self.serial.startswith("emulator-") or lines[4].strip() == "1"
+                         else "physical")
             self._info = DeviceInfo(serial=self.serial, kind=kind, model=lines[0].strip() or None,
                                     android_release=lines[1].strip() or None,
                                     sdk=int(sdk) if sdk.isdigit() else None, screen_width=width,
