@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import logging
 import re
 import shlex
 import time
@@ -23,9 +24,11 @@ from spa_bench.device.gesture import Gesture, InvalidAction, resolve_gesture, ta
 from spa_bench.device.info import DeviceInfo, DeviceKind
 from spa_bench.device.observation import Observation, parse_focus, split_observation
 from spa_bench.device.transport import AdbTransport, Request, Transport
-from spa_bench.errors import DeviceCommandFailed, DeviceOffline
+from spa_bench.errors import DeviceCommandFailed, DeviceError, DeviceOffline
 
 __all__ = ["ADB_KEYBOARD_IME", "KEYCODES", "Device", "InvalidAction", "ShellResult", "start_adb_server"]
+
+log = logging.getLogger(__name__)
 
 KEYCODES = {"home": 3, "back": 4, "enter": 66, "delete": 67, "app_switch": 187}
 ADB_KEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
@@ -93,6 +96,27 @@ class Device:
             with contextlib.suppress(DeviceCommandFailed):
                 self._host(f"disconnect:{self.serial}")
 
+    def become_root(self, timeout: float = 30.0) -> bool:
+        """`adb root`, as AndroidWorld prepares its emulators, so checks can read app databases the same
+        way on an emulator image and on the virtual phone. False on a user build (a retail phone), where
+        adbd refuses; then checks that read /data/data fail there, as they would for any agent."""
+        reply = self.transport.handle(Request("service", "root:", self.serial, timeout=timeout)).text()
+        if "already running as root" in reply:
+            return True
+        if "restarting" not in reply:
+            log.warning("%s: adb root refused: %s", self.serial, reply.strip()[:200])
+            return False
+        deadline = time.monotonic() + timeout
+        while True:  # adbd restarts: the connection drops and the adb server reconnects
+            time.sleep(0.2)
+            try:
+                if self.shell("id -u", timeout=5).strip() == "0":
+                    return True
+            except DeviceError:
+                pass
+            if time.monotonic() > deadline:
+                raise DeviceOffline(f"not back as root {timeout:.0f} s after adb root", self.serial)
+
     def wait_online(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
         while True:
@@ -141,8 +165,10 @@ class Device:
             lines = props.splitlines() + [""] * 7
             width, height = self.screen_size(props)
             sdk = lines[2].strip()
-            kind: DeviceKind = ("emulator" if self.serial.startswith("emulator-") or lines[4].strip() == "1"
-                         else "virtual" if lines[5].strip() == "spa-bench" else "physical")
+            # the virtual phone presents itself as an emulator image (ro.kernel.qemu=1): its maker says which
+            emulator = self.serial.startswith("emulator-") or lines[4].strip() == "1"
+            kind: DeviceKind = ("virtual" if lines[5].strip() == "spa-bench"
+                                else "emulator" if emulator else "physical")
             self._info = DeviceInfo(serial=self.serial, kind=kind, model=lines[0].strip() or None,
                                     android_release=lines[1].strip() or None,
                                     sdk=int(sdk) if sdk.isdigit() else None, screen_width=width,

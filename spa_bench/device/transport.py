@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from adbutils import AdbClient
     from adbutils._adb import AdbConnection
 
-Service = Literal["shell", "host", "console"]
+Service = Literal["shell", "host", "service", "console"]
 _OFFLINE = re.compile(r"not found|offline|closed|unauthorized|refused|connect", re.I)
 _V1_EXIT = b"X4EXIT:"  # adbutils' marker for the exit code of a shell v1 command
 
@@ -35,7 +35,8 @@ _V1_EXIT = b"X4EXIT:"  # adbutils' marker for the exit code of a shell v1 comman
 @dataclass(frozen=True)
 class Request:
     """`shell`: `command` runs on device `serial`; `host`: `command` goes to the adb server (e.g.
-    `devices`); `console`: `command` is one emulator-console line on `port`."""
+    `devices`); `service`: `command` is an adbd service opened on `serial` whose whole answer is read
+    (e.g. `root:`); `console`: `command` is one emulator-console line on `port`."""
 
     service: Service
     command: str
@@ -130,6 +131,8 @@ class AdbTransport:
         with _adb_errors(what, request.serial or None):
             if request.service == "host":
                 return Response(stdout=self._host(request.command, request.timeout).encode("utf-8"))
+            if request.service == "service":
+                return Response(stdout=self._device_service(request.serial, request.command, request.timeout))
             return self._shell(request.serial, request.command, request.timeout)
 
     def close(self) -> None:
@@ -184,6 +187,20 @@ class AdbTransport:
             conn.conn.close()
             raise
         return conn
+
+    def _device_service(self, serial: str, service: str, timeout: float) -> bytes:
+        """Open an adbd service (`root:`, `unroot:`) and read its answer until adbd closes the stream."""
+        conn = self._open(serial, service, timeout)
+        sock = conn.conn
+        try:
+            sock.settimeout(timeout)
+            chunks = []
+            while chunk := sock.recv(65536):
+                chunks.append(chunk)
+        finally:
+            sock.close()
+        self._features.pop(serial, None)  # adbd may restart (root:), so ask its features again
+        return b"".join(chunks)
 
     def _shell(self, serial: str, command: str, timeout: float) -> Response:
         if "shell_v2" not in self.features(serial):

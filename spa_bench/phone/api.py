@@ -18,6 +18,7 @@ from PIL import Image
 from spa_bench.phone.vfs import VirtualFS
 
 Locale = Literal["en", "zh"]
+DumpMode = Literal["active", "windows", "u2"]  # see spa_bench.phone.ui.xmldump
 
 
 @dataclass(frozen=True)
@@ -81,10 +82,12 @@ class PhoneSystem(Protocol):
     config: PhoneConfig
     fs: VirtualFS
     lock: threading.RLock
+    adb_root: bool  # adbd (and so every shell and sync session) runs as root, after `adb root`
 
     # -- screen ---------------------------------------------------------------------------------------
     def screen_size(self) -> tuple[int, int]:
-        """(width, height) in pixels, portrait."""
+        """(width, height) of the logical display in pixels: `wm size` override applied, swapped when
+        the display is rotated by 90 or 270 degrees (what screencap and uiautomator bounds use)."""
         ...
 
     def screenshot(self) -> Image.Image:
@@ -95,8 +98,9 @@ class PhoneSystem(Protocol):
         """The current frame as PNG bytes; cached until the screen changes."""
         ...
 
-    def dump_hierarchy(self, compressed: bool = False) -> str:
-        """uiautomator XML of the current screen (AOSP attribute order)."""
+    def dump_hierarchy(self, compressed: bool = False, mode: DumpMode = "active") -> str:
+        """uiautomator XML of the current screen: the active window (`uiautomator dump`), every window
+        (`"windows"`: `uiautomator dump --windows`) or uiautomator2's all-window hierarchy (`"u2"`)."""
         ...
 
     def keyboard_shown(self) -> bool:
@@ -139,6 +143,14 @@ class PhoneSystem(Protocol):
 
     def current_focus(self) -> tuple[str, str]:
         """(package, fully qualified activity) of the window in front (the launcher on the home screen)."""
+        ...
+
+    def recent_tasks(self) -> list[tuple[str, str]]:
+        """(package, top activity) of every task, the launcher's included, most recent first."""
+        ...
+
+    def remove_task(self, package: str) -> None:
+        """Remove an app's task (swiping it away in recents, `am stack remove`)."""
         ...
 
     def broadcast(self, action: str, extras: dict[str, str]) -> tuple[int, str]:

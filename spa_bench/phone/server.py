@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, get_args
 
 from spa_bench.errors import PhoneError
 from spa_bench.phone.adb import AdbServer, make_banner, phone_services
+from spa_bench.phone.adb.adbd import Adbd
 from spa_bench.phone.api import Locale, PhoneConfig
 from spa_bench.phone.console import Console
 from spa_bench.phone.console_modem import PhoneModem
@@ -152,8 +153,10 @@ class VirtualPhone:
             u2 = U2Server(system)
             snapshots = SnapshotStore(self.data_dir, system)
             snapshots.recover()
+            adbd = Adbd(system)
             adb = AdbServer(self.config.port, make_banner(system.getprop()),
-                            phone_services(shell, fs, {U2_PORT: u2.handle_stream}), name="adb")
+                            phone_services(shell, fs, {U2_PORT: u2.handle_stream}, adbd), name="adb")
+            adbd.on_restart = adb.drop_clients
             console = Console(self.config.console_port, self.config.product, snapshots,
                               on_kill=self._kill_from_console, token_path=self.token_path,
                               modem=PhoneModem(system))

@@ -106,6 +106,10 @@ class VirtualFS:
         except VfsError:
             return False
 
+    def can_enter(self, path: str, cwd: str = "/") -> bool:
+        """Whether `cd` may enter it (the jail's own rule: anything; permission views narrow it)."""
+        return True
+
     def is_dir(self, path: str, cwd: str = "/") -> bool:
         try:
             return self.host_path(path, cwd).is_dir()

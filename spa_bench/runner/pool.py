@@ -88,6 +88,7 @@ def start_virtual_pool(n: int, size: str = "1080x2400", data_root: Path | None =
             device = Device(serial, console_port=console_port)
             device.connect()
             device.health_check()
+            device.become_root()  # before the base snapshots, so every task starts with adbd as root
             prepare_virtual_phone(device)
             devices.append(device)
     except BaseException:
@@ -108,5 +109,6 @@ def connect_devices(serials: list[str]) -> DevicePool:
         if ":" in serial:
             device.connect()
         device.health_check()
+        device.become_root()  # emulator images allow it; a retail phone refuses (checks of app data fail)
         devices.append(device)
     return DevicePool(devices)

@@ -149,3 +149,29 @@ def test_snapshots_go_to_the_console_and_devices_to_the_server(vivo_home: FakeAn
         ("console", "avd snapshot load spa-bench-base-en", 5554), ("host", "devices", None)]
     with pytest.raises(DeviceCommandFailed, match="needs an emulator console"):
         Device("R58M", transport=transport).load_snapshot("x")
+
+
+# adbd's own answers to the `root:` service (AOSP packages/modules/adb/daemon/restart_service.cpp).
+@pytest.mark.parametrize(("reply", "rooted"), [
+    ("restarting adbd as root\n", True),
+    ("adbd is already running as root\n", True),
+    ("adbd cannot run as root in production builds\n", False),
+])
+def test_become_root_reads_adbds_answer(reply: str, rooted: bool) -> None:
+    ids = iter(["2000\n", "0\n"])  # adbd comes back as root after the restart
+
+    def handler(request: Request) -> str:
+        if request.service == "service":
+            assert request.command == "root:"
+            return reply
+        assert request.command == "id -u"
+        return next(ids)
+
+    transport = ScriptedTransport(handler)
+    device = Device("emulator-5554", transport=transport)
+    assert device.become_root(timeout=5) is rooted
+    assert transport.requests[0].service == "service"
+    if reply.startswith("restarting"):
+        assert transport.commands() == ["id -u", "id -u"]  # polled until uid 0
+    else:
+        assert transport.commands() == []

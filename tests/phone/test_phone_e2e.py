@@ -252,6 +252,7 @@ def test_cli_driver_toggles_wifi_and_switches_language(phone: PhoneHandle, tmp_p
     assert field is not None
     agent.sh(f"input tap {field.center[0]} {field.center[1]}")
     agent.sh("input text 'wlan'")
+    agent.sh("ime set com.android.adbkeyboard/.AdbIME")  # its broadcasts type only while it is the IME
     agent.sh("am broadcast -a ADB_INPUT_TEXT --es msg '网络'")
     assert any("wlan网络" in n.get("text") for n in agent.dump())
 

@@ -27,6 +27,7 @@ SETTINGS_DB = "/data/data/com.android.providers.settings/databases/settings.db"
 @pytest.fixture
 def system(tmp_path: Path) -> Iterator[PhoneOS]:
     os_ = PhoneOS(PhoneConfig(data_dir=tmp_path), VirtualFS(tmp_path / "fs"))
+    os_.adb_root = True  # these tests read app databases, which needs `adb root` on an emulator image
     try:
         yield os_
     finally:

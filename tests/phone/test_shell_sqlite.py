@@ -17,6 +17,7 @@ DB = "/data/data/com.example.notes/databases/notes.db"
 @pytest.fixture
 def phone(tmp_path: Path) -> FakePhone:
     p = FakePhone(tmp_path / "fs")
+    p.adb_root = True  # app databases are root's to read, as after `adb root` on an emulator
     host = p.fs.host_path(DB)
     host.parent.mkdir(parents=True)
     with sqlite3.connect(host) as conn:
@@ -96,3 +97,11 @@ def test_helpers() -> None:
     assert [format_real(v) for v in (1.5, 2.0, 1e20, 0.1, -3.0)] == ["1.5", "2.0", "1.0e+20", "0.1", "-3.0"]
     assert split_statements("select 1; select ';' ;\n.tables\nselect 2") == \
         ["select 1;", "select ';' ;", ".tables", "select 2"]
+
+
+def test_the_shell_user_cannot_open_app_databases(sh: Shell, phone: FakePhone) -> None:
+    """Before `adb root`, sqlite3 meets the app's private folder as on an emulator image."""
+    phone.adb_root = False
+    assert run(sh, f"sqlite3 {DB} 'select 1'") == \
+        ("", f'Error: unable to open database "{DB}": unable to open database file\n', 1)
+

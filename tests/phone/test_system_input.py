@@ -47,8 +47,12 @@ def test_focus_shows_keyboard_with_key_nodes(phone: PhoneOS) -> None:
     assert field(phone).value == ""
     focus_field(phone)
     root = ET.fromstring(phone.dump_hierarchy())
-    packages = [n.get("package") for n in root]
-    assert "com.android.inputmethod.latin" in packages
+    assert [n.get("package") for n in root] == ["com.android.settings"]  # the IME is another window
+    windows = ET.fromstring(phone.dump_hierarchy(mode="windows")).iter("window")
+    ime = [w for w in windows if w.get("type") == "TYPE_INPUT_METHOD"]
+    assert len(ime) == 1 and ime[0].find("hierarchy/node").get("package") == "com.android.inputmethod.latin"
+    assert "com.android.inputmethod.latin" in {n.get("package") for n in ET.fromstring(
+        phone.dump_hierarchy(mode="u2"))}
     edit = root.find(".//node[@class='android.widget.EditText']")
     assert edit is not None and edit.get("focused") == "true"
     for letter in "wifi":
@@ -86,8 +90,11 @@ def test_search_filters_and_opens(phone: PhoneOS) -> None:
     assert phone.current_focus()[1] == "com.android.settings.Settings$DisplaySettingsActivity"
 
 
-def test_adb_keyboard_broadcasts(phone: PhoneOS) -> None:
+def test_adb_keyboard_broadcasts_only_while_it_is_the_ime(phone: PhoneOS) -> None:
     focus_field(phone)
+    assert phone.broadcast("ADB_INPUT_TEXT", {"msg": "lost"}) == (0, "")  # LatinIME is current
+    assert field(phone).value == ""
+    phone.settings_put("secure", "default_input_method", "com.android.adbkeyboard/.AdbIME")
     assert phone.broadcast("ADB_INPUT_TEXT", {"msg": "hello "}) == (0, "")
     msg = base64.b64encode("语言 设置".encode()).decode()
     phone.broadcast("ADB_INPUT_B64", {"msg": msg})

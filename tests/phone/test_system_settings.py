@@ -172,6 +172,7 @@ def test_about_phone_and_rename(phone: PhoneOS) -> None:
     props = phone.getprop()
     assert find(phone, text=props["ro.build.display.id"])
     assert find(phone, text="14")
+    phone.settings_put("secure", "default_input_method", "com.android.adbkeyboard/.AdbIME")  # for its CLEAR
     phone.tap(*find(phone, text="Device name").bounds.center)
     assert phone.keyboard_shown()
     phone.broadcast("ADB_CLEAR_TEXT", {})

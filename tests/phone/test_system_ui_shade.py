@@ -251,3 +251,28 @@ def test_shade_containers_and_rows_use_systemuis_ids(real_shades: dict[str, ET.E
     real_rows = rows(real_shades["systemui_shade_nothing_en_1080x2412.xml"])
     assert real_rows and set(real_rows) == {("true", "")}  # a clickable row, named by its children only
     assert rows(our_shade(tmp_path, "zh", "settings")) == [("true", "")]
+
+
+SHELL_CAPTURES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "android-captures" / "shell"
+REAL_WINDOW_DUMP = SHELL_CAPTURES / "dumpsys_window" / "mtk_tb8168_android13_bugreport_dumpsys_window.txt"
+FOCUS_LINE = re.compile(r"^  mCurrentFocus=Window\{[0-9a-f]{7} u0 (\S+)\}$", re.M)
+FOCUSED_APP = re.compile(r"^  mFocusedApp=ActivityRecord\{[0-9a-f]{7} u0 (\S+)/\S+ t\d+\}$", re.M)
+
+
+def test_the_open_shade_has_the_focus_and_the_app_keeps_focused_app(phone: PhoneHandle) -> None:
+    """As in a real Android 13 window dump taken with the shade down (when the capture is present, its
+    focus lines must match the same expressions)."""
+    if REAL_WINDOW_DUMP.exists():
+        real = REAL_WINDOW_DUMP.read_text(errors="replace")
+        assert {m.group(1) for m in FOCUS_LINE.finditer(real)} == {"NotificationShade"}
+        assert FOCUSED_APP.search(real)
+    phone.shell("am start -n com.android.settings/.Settings")
+    phone.shell("cmd statusbar expand-notifications")
+    dump = phone.shell("dumpsys window")
+    assert {m.group(1) for m in FOCUS_LINE.finditer(dump)} == {"NotificationShade"}
+    assert {m.group(1) for m in FOCUSED_APP.finditer(dump)} == {"com.android.settings"}
+    assert "u0 NotificationShade}:" in phone.shell("dumpsys window windows")
+    phone.shell("cmd statusbar collapse")
+    dump = phone.shell("dumpsys window")
+    settings = "com.android.settings/com.android.settings.Settings"
+    assert {m.group(1) for m in FOCUS_LINE.finditer(dump)} == {settings}

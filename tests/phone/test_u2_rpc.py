@@ -64,10 +64,13 @@ class FakeSystem:
     def screen_size(self) -> tuple[int, int]:
         return (1080, 2400)
 
+    def settings_get(self, namespace: str, key: str) -> str | None:
+        return None  # no wm overrides, no rotation
+
     def screenshot(self) -> Image.Image:
         return Image.new("RGB", (1080, 2400), (10, 200, 30))
 
-    def dump_hierarchy(self, compressed: bool = False) -> str:
+    def dump_hierarchy(self, compressed: bool = False, mode: str = "active") -> str:
         return XML
 
     def current_focus(self) -> tuple[str, str]:

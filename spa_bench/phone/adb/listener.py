@@ -94,6 +94,16 @@ class TcpListener:
         with self._lock:
             return len(self._clients)
 
+    def drop_clients(self) -> None:
+        """Disconnect every client but keep accepting new ones."""
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            try:
+                client.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
     def stop(self) -> None:
         """Stop accepting and disconnect every client; safe to call twice."""
         self._stopping.set()

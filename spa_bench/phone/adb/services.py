@@ -10,11 +10,13 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable, Mapping
 
+from spa_bench.phone.adb.adbd import Adbd
 from spa_bench.phone.adb.connection import AdbConnection, Handler
 from spa_bench.phone.adb.listener import TcpListener
 from spa_bench.phone.adb.shell_service import ShellRunner, run_exec, run_v1, run_v2
 from spa_bench.phone.adb.stream import Stream
 from spa_bench.phone.adb.sync import SyncService
+from spa_bench.phone.shell.permissions import fs_for
 from spa_bench.phone.vfs import VirtualFS
 
 Factory = Callable[[str], Handler | None]
@@ -23,8 +25,6 @@ Factory = Callable[[str], Handler | None]
 FEATURES = ("shell_v2", "fixed_push_mkdir", "stat_v2", "ls_v2")
 
 POLITE_REPLIES = {
-    "root:": b"adbd cannot run as root in production builds\n",
-    "unroot:": b"adbd not running as root\n",
     "remount:": b"remount is not supported on the virtual phone (its file system is always writable)\n",
     "reboot:": b"reboot is not supported on the virtual phone; use a snapshot to reset it\n",
     "enable-verity:": b"verity is not supported on the virtual phone\n",
@@ -69,6 +69,10 @@ class AdbServer:
     def port(self) -> int:
         return self.listener.port
 
+    def drop_clients(self) -> None:
+        """What an adbd restart does to the hosts: every connection closes; new ones are accepted."""
+        self.listener.drop_clients()
+
     def start(self) -> None:
         self.listener.start()
 
@@ -85,8 +89,10 @@ def _split_v2(rest: str) -> tuple[str, str]:
     return args, command
 
 
-def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int, Handler]) -> ServiceTable:
-    """The service table of a phone with this shell, file system and in-process tcp:PORT servers."""
+def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int, Handler],
+                   adbd: Adbd | None = None) -> ServiceTable:
+    """The service table of a phone with this shell, file system and in-process tcp:PORT servers; with
+    `adbd`, `root:`/`unroot:` switch adbd's user and the sync service follows its permissions."""
     table = ServiceTable()
     table.add("shell:", lambda cmd: lambda s: run_v1(s, shell, cmd))
 
@@ -98,7 +104,10 @@ def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int,
 
     table.add("shell,", shell_v2)
     table.add("exec:", lambda cmd: lambda s: run_exec(s, shell, cmd))
-    table.add("sync:", lambda _rest: lambda s: SyncService(s, fs).serve())
+    def sync_fs() -> VirtualFS:
+        return fs_for(fs, adbd.system.adb_root) if adbd is not None else fs
+
+    table.add("sync:", lambda _rest: lambda s: SyncService(s, sync_fs()).serve())
 
     def tcp(rest: str) -> Handler | None:
         port_text = rest.split(":", 1)[0]
@@ -109,6 +118,12 @@ def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int,
     table.add("tcp:", tcp)
     for service, reply in POLITE_REPLIES.items():
         table.add(service, _polite(reply))
+    if adbd is not None:
+        table.add("root:", lambda _rest: adbd.root)
+        table.add("unroot:", lambda _rest: adbd.unroot)
+    else:
+        table.add("root:", _polite(b"adbd cannot run as root in production builds\n"))
+        table.add("unroot:", _polite(b"adbd not running as root\n"))
     return table
 
 

@@ -54,6 +54,7 @@ class ShellState:
     exported: set[str] = field(default_factory=set)
     status: int = 0
     depth: int = 0  # nesting of `sh -c` / command substitution, bounded by the executor
+    su: bool = False  # running under `su` (root without `adb root`), inherited by nested shells
 
     def environment(self) -> dict[str, str]:
         return {k: v for k, v in self.variables.items() if k in self.exported}
@@ -87,7 +88,15 @@ class CommandContext:
 
     @property
     def fs(self) -> VirtualFS:
-        return self.system.fs
+        """The phone's files with this shell's permissions (the shell user's until `adb root`)."""
+        from spa_bench.phone.shell.permissions import fs_for
+
+        return fs_for(self.system.fs, self.root)
+
+    @property
+    def root(self) -> bool:
+        """uid 0: adbd runs as root, or this command runs under `su`."""
+        return self.system.adb_root or self.state.su
 
     @property
     def cwd(self) -> str:

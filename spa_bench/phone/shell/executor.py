@@ -35,7 +35,8 @@ from spa_bench.phone.shell.parser import (
     Word,
     parse,
 )
-from spa_bench.phone.vfs import VfsError
+from spa_bench.phone.shell.permissions import fs_for
+from spa_bench.phone.vfs import VfsError, VirtualFS
 
 MAX_DEPTH = 8  # nested `sh -c` / `$(...)` levels before the shell refuses
 BIN_DIRS = ("/system/bin", "/system/xbin", "/bin", "/vendor/bin", "/product/bin", "/system_ext/bin",
@@ -100,7 +101,7 @@ class Shell:
     def run_nested(self, source: str, ctx: CommandContext) -> int:
         """`sh -c SOURCE`: a child shell with a copy of the caller's state."""
         child = ShellState(ctx.state.cwd, dict(ctx.state.variables), set(ctx.state.exported),
-                           ctx.state.status, ctx.state.depth + 1)
+                           ctx.state.status, ctx.state.depth + 1, ctx.state.su)
         child.variables.update(ctx.env)
         return self._run_source(source, child, ctx.stdin, ctx.stdout, ctx.stderr)
 
@@ -161,11 +162,16 @@ class Shell:
         def substitute(source: str) -> str:
             out = Output()
             child = ShellState(state.cwd, dict(state.variables), set(state.exported), state.status,
-                               state.depth + 1)
+                               state.depth + 1, state.su)
             self._run_source(source, child, b"", out, stderr)
             return out.getvalue().decode("utf-8", errors="replace")
 
-        return expand_word(word, state, substitute, self.system.fs, split=split)
+        # globs see what this user may list: /data/data/* matches nothing for the shell user
+        return expand_word(word, state, substitute, self._fs(state), split=split)
+
+    def _fs(self, state: ShellState) -> VirtualFS:
+        """The files as this line's user sees them (the shell user's permissions until root)."""
+        return fs_for(self.system.fs, self.system.adb_root or state.su)
 
     def _run_simple(self, cmd: SimpleCommand, state: ShellState, stdin: bytes, stdout: Output,
                     stderr: Output) -> int:
@@ -194,13 +200,13 @@ class Shell:
         finally:
             for sink in files:
                 try:
-                    self.system.fs.write_bytes(sink.path, sink.getvalue(), append=True)
+                    self._fs(state).write_bytes(sink.path, sink.getvalue(), append=True)
                 except VfsError as exc:
                     stderr.write(f"{SHELL_NAME}: can't create {sink.path}: {_reason(exc)}\n")
 
     def _redirect(self, redirects: tuple[Redirect, ...], state: ShellState, stdin: bytes,
                   streams: dict[int, Output], files: list[_FileSink]) -> bytes:
-        fs = self.system.fs
+        fs = self._fs(state)
         for r in redirects:
             target = "".join(self._expand(r.target, state, streams[2], split=False))
             if r.op in (">&", "<&"):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from spa_bench.phone.api import PackageInfo, PhoneConfig, ProviderError, ProviderRow
+from spa_bench.phone.api import DumpMode, PackageInfo, PhoneConfig, ProviderError, ProviderRow
 from spa_bench.phone.vfs import VirtualFS
 
 LAUNCHER = ("com.google.android.apps.nexuslauncher",
@@ -46,6 +46,7 @@ class FakePhone:
         self.fs = VirtualFS(root)
         self.fs.ensure_layout()
         self.lock = threading.RLock()
+        self.adb_root = False
         self.calls: list[tuple[object, ...]] = []
         self.focus = LAUNCHER
         self.keyboard = False
@@ -69,8 +70,8 @@ class FakePhone:
         self.screenshot().save(buf, format="PNG")
         return buf.getvalue()
 
-    def dump_hierarchy(self, compressed: bool = False) -> str:
-        self.calls.append(("dump", compressed))
+    def dump_hierarchy(self, compressed: bool = False, mode: DumpMode = "active") -> str:
+        self.calls.append(("dump", compressed) if mode == "active" else ("dump", compressed, mode))
         return FAKE_XML
 
     def keyboard_shown(self) -> bool:
@@ -119,6 +120,14 @@ class FakePhone:
 
     def current_focus(self) -> tuple[str, str]:
         return self.focus
+
+    def recent_tasks(self) -> list[tuple[str, str]]:
+        return [self.focus] if self.focus != LAUNCHER else [LAUNCHER]
+
+    def remove_task(self, package: str) -> None:
+        self.calls.append(("remove_task", package))
+        if self.focus[0] == package:
+            self.focus = LAUNCHER
 
     def broadcast(self, action: str, extras: dict[str, str]) -> tuple[int, str]:
         self.calls.append(("broadcast", action, dict(extras)))

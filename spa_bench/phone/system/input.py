@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from spa_bench.phone.system.keyboard import ImeState
+from spa_bench.phone.system.keyboard import ADB_IME_PACKAGE, ImeState
 from spa_bench.phone.system.systemui import status_bar_height
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.system.textselection import TOOLBAR_ID, TextSelection
@@ -67,6 +67,7 @@ class InputMixin:
     text_selection: TextSelection | None
     select_word: Callable[[EditText, int, int], None]
     replace_selection: Callable[[EditText, str], bool]
+    _default_ime: Callable[[], str]
     _thumbs: dict[str, Image.Image]
 
     @property
@@ -254,8 +255,12 @@ class InputMixin:
 
     # -- broadcasts -----------------------------------------------------------------------------------
     def broadcast(self, action: str, extras: dict[str, str]) -> tuple[int, str]:
-        """ADBKeyboard's actions type into the focused field; other actions are delivered to no one."""
+        """ADBKeyboard's actions type into the focused field, but only while it is the current input
+        method: its receiver is registered by the running IME service, so with another keyboard the
+        broadcast reaches no one (result=0 either way, as on a phone). Other actions reach no one."""
         with self.lock:
+            if action.startswith("ADB_") and self._default_ime() != ADB_IME_PACKAGE:
+                return 0, ""
             if action == "ADB_INPUT_TEXT":
                 self._edit_insert(extras.get("msg", ""))
             elif action == "ADB_INPUT_B64":

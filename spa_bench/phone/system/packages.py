@@ -51,11 +51,13 @@ def serial_number(config: PhoneConfig) -> str:
     return hashlib.sha1(f"{config.model}:{config.port}".encode()).hexdigest()[:12].upper()
 
 
-def properties(config: PhoneConfig, locale: Locale) -> dict[str, str]:
+def properties(config: PhoneConfig, locale: Locale, adb_root: bool = False) -> dict[str, str]:
+    """The build as an emulator system image reports it (userdebug, google_apis, dev-keys, qemu), the way
+    AndroidWorld's and SPA-Bench's emulators are: `adb root` is allowed there, unlike on user builds."""
     bid = build_id(config)
     fingerprint = (
         f"{config.manufacturer}/{config.product}/{config.device}:{config.android_release}/"
-        f"{bid}/11583682:user/release-keys"
+        f"{bid}/11583682:userdebug/dev-keys"
     )
     tag = locale_tag(locale)
     props = {
@@ -73,22 +75,28 @@ def properties(config: PhoneConfig, locale: Locale) -> dict[str, str]:
         "ro.build.version.sdk": str(config.sdk),
         "ro.build.version.security_patch": "2024-01-05",
         "ro.build.id": bid,
-        "ro.build.display.id": f"{config.product}-user {config.android_release} {bid} 11583682 release-keys",
-        "ro.build.type": "user",
-        "ro.build.tags": "release-keys",
+        "ro.build.display.id": f"{config.product}-userdebug {config.android_release} {bid} 11583682 dev-keys",
+        "ro.build.type": "userdebug",
+        "ro.build.tags": "dev-keys",
+        "ro.build.flavor": f"{config.product}-userdebug",
         "ro.build.fingerprint": fingerprint,
-        "ro.build.characteristics": "default",
+        "ro.build.characteristics": "emulator",
+        "ro.hardware": "ranchu",
+        "ro.boot.hardware": "ranchu",
+        "ro.boot.qemu": "1",
+        "ro.product.first_api_level": str(config.sdk),
         "ro.serialno": serial_number(config),
         "ro.boot.serialno": serial_number(config),
         "ro.sf.lcd_density": str(config.density),
-        "ro.kernel.qemu": "0",
-        "ro.debuggable": "0",
+        "ro.kernel.qemu": "1",
+        "ro.debuggable": "1",
         "ro.secure": "1",
+        "ro.adb.secure": "0",
         "persist.sys.locale": tag,
         "persist.sys.timezone": "UTC",
         "sys.boot_completed": "1",
         "dev.bootcomplete": "1",
         "init.svc.adbd": "running",
-        "service.adb.root": "0",
+        "service.adb.root": "1" if adb_root else "0",
     }
     return dict(sorted(props.items()))

@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from spa_bench.phone.api import Locale, PackageInfo, PhoneConfig, ProviderRow
+from spa_bench.phone.api import DumpMode, Locale, PackageInfo, PhoneConfig, ProviderRow
 from spa_bench.phone.apps import APPS, App
 from spa_bench.phone.apps.base import ActivityRecord
 from spa_bench.phone.i18n import locale_tag, parse_locale
@@ -47,6 +47,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
         self.config = config
         self.fs = fs
         self.lock = threading.RLock()
+        self.adb_root = False  # adbd's state: survives snapshot loads, as adbd outlives app state
         self.metrics = Metrics(config.width, config.height, config.density)
         frozen = config.frozen_clock
         self.clock = clock or (PhoneClock.frozen(frozen) if frozen else PhoneClock())
@@ -170,6 +171,21 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
                 return LAUNCHER, self.tasks.top(LAUNCHER).activity
             return self.tasks.front, self.tasks.top().activity
 
+    def recent_tasks(self) -> list[tuple[str, str]]:
+        with self.lock:
+            order = [self.tasks.front, *self.tasks.recent, LAUNCHER]
+            seen: list[str] = []
+            for package in order:
+                if package not in seen and package in self.tasks.stacks:
+                    seen.append(package)
+            return [(p, self.tasks.top(p).activity) for p in seen]
+
+    def remove_task(self, package: str) -> None:
+        with self.lock:
+            self.tasks.remove(package)
+            self._thumbs.pop(package, None)
+            self.invalidate()
+
     def show_toast(self, message: str, seconds: float = 2.5) -> None:
         with self.lock:
             self.toast_message = message
@@ -225,7 +241,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
 
     def getprop(self) -> dict[str, str]:
         with self.lock:
-            return properties(self.config, self.locale)
+            return properties(self.config, self.locale, self.adb_root)
 
     # -- content providers --------------------------------------------------------------------------------
     def content_query(
@@ -308,7 +324,8 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
 
     # -- screen (cached by version) ----------------------------------------------------------------------
     def screen_size(self) -> tuple[int, int]:
-        return self.config.width, self.config.height
+        with self.lock:
+            return self.display().logical_size
 
     def screenshot(self) -> Image.Image:
         with self.lock:
@@ -321,11 +338,12 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
                 self._png, self._png_key = self._frames.encode(self.rendered()), key
             return self._png
 
-    def dump_hierarchy(self, compressed: bool = False) -> str:
+    def dump_hierarchy(self, compressed: bool = False, mode: DumpMode = "active") -> str:
         from spa_bench.phone.ui import dump
 
         with self.lock:
-            return dump(self.frame(), compressed)
+            frame = self.frame()
+            return dump(frame, compressed, mode, self.rotation())
 
     def keyboard_shown(self) -> bool:
         with self.lock:

@@ -11,6 +11,7 @@ from PIL import Image
 
 from spa_bench.phone.api import Locale, PhoneConfig
 from spa_bench.phone.i18n import parse_locale
+from spa_bench.phone.system.display import DisplayState, display_state
 from spa_bench.phone.system.keyboard import (
     ADB_IME_PACKAGE,
     IME_PACKAGE,
@@ -100,8 +101,25 @@ class ScreenMixin:
         return self.toast_message is not None and self.clock.monotonic() < self.toast_until
 
     def frame_key(self) -> FrameKey:
+        self._sync_display()
         return (self.version, self.clock.status_time(self._use_24h()), self.toast_active(),
                 self.heads_up_active())
+
+    # -- display geometry (wm size / wm density / rotation) -------------------------------------------
+    def display(self) -> DisplayState:
+        return display_state(self.config, self.settings.get)
+
+    def rotation(self) -> int:
+        return self.display().rotation
+
+    def _sync_display(self) -> None:
+        """Lay the screen out again when the logical size or density changed (settings hold both)."""
+        state = self.display()
+        width, height = state.logical_size
+        if (width, height, state.density) != (self.metrics.width, self.metrics.height, self.metrics.density):
+            self.metrics = Metrics(width, height, state.density)
+            self._thumbs.clear()
+            self.version += 1
 
     def frame(self) -> Frame:
         """The view tree on screen now (built once per state version)."""

@@ -13,7 +13,7 @@ LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity
 
 def task_id_of(package: str) -> int:
     """A package's task id: a stable hash in a wide range (so installed packages' ids differ), the same
-    in every dump without any state (the shell's `ids.task_id` computes it the same way)."""
+    in every dump without any state (the shell's `ids.task_id` is this function)."""
     return 100 + zlib.crc32(("task:" + package).encode("utf-8")) % 9900
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from spa_bench.phone.api import PhoneSystem
+from spa_bench.phone.system.display import display_state
 from spa_bench.phone.u2rpc.selector import SelectorError, UiNode, describe, parse_hierarchy, select
 
 KEY_NAMES = {
@@ -27,6 +28,11 @@ KEYCODE_DEL, KEYCODE_MOVE_END, KEYCODE_WAKEUP, KEYCODE_SLEEP = 67, 123, 224, 223
 ERR_INVALID_PARAMS, ERR_METHOD_NOT_FOUND, ERR_NOT_FOUND, ERR_SERVER = -32602, -32601, -32002, -32001
 MAX_WAIT_MS = 120_000
 POLL_S = 0.1
+
+
+# uiautomator2's orientation names (and UiDevice's rotations) -> Surface.ROTATION_*
+ORIENTATIONS = {"natural": 0, "n": 0, "0": 0, "left": 1, "l": 1, "1": 1, "upsidedown": 2, "u": 2, "2": 2,
+                "right": 3, "r": 3, "3": 3}
 
 
 class RpcError(Exception):
@@ -81,7 +87,7 @@ class U2Methods:
 
     # -- helpers --------------------------------------------------------------------------------------
     def _nodes(self) -> list[UiNode]:
-        return parse_hierarchy(self.system.dump_hierarchy())
+        return parse_hierarchy(self.system.dump_hierarchy(mode="u2"))
 
     def _find_all(self, selector: object) -> list[UiNode]:
         return select(self._nodes(), selector)
@@ -111,11 +117,12 @@ class U2Methods:
 
     # -- device ---------------------------------------------------------------------------------------
     def deviceInfo(self) -> dict[str, Any]:  # noqa: N802 - RPC method names are uiautomator2's
-        width, height = self.system.screen_size()
-        density = self.system.config.density / 160
+        width, height = self.system.screen_size()  # the logical display: rotated, wm size applied
+        display = display_state(self.system.config, self.system.settings_get)
+        density = display.density / 160
         return {
             "currentPackageName": self.system.current_focus()[0],
-            "displayWidth": width, "displayHeight": height, "displayRotation": 0,
+            "displayWidth": width, "displayHeight": height, "displayRotation": display.rotation,
             "displaySizeDpX": round(width / density), "displaySizeDpY": round(height / density),
             "productName": self.system.config.product, "screenOn": True,
             "sdkInt": self.system.config.sdk, "naturalOrientation": True,
@@ -123,7 +130,7 @@ class U2Methods:
 
     def dumpWindowHierarchy(self, compressed: bool = False, maxDepth: int | None = None,  # noqa: N802, N803
                             rootInActive: bool | None = None) -> str:  # noqa: N803
-        xml = self.system.dump_hierarchy(bool(compressed))
+        xml = self.system.dump_hierarchy(bool(compressed), mode="u2")
         if maxDepth is not None and int(maxDepth) > 0:
             xml = _prune(xml, int(maxDepth))
         return xml
@@ -144,11 +151,17 @@ class U2Methods:
         self.system.press_key(KEYCODE_SLEEP)
 
     def setOrientation(self, orientation: str) -> None:  # noqa: N802
-        if str(orientation) not in ("natural", "n", "0"):
-            raise unsupported(f"setOrientation({orientation})")
+        """UiDevice.setOrientationNatural/Left/Right/...: auto-rotate off, then the user rotation."""
+        rotation = ORIENTATIONS.get(str(orientation).lower())
+        if rotation is None:
+            raise RpcError(ERR_INVALID_PARAMS, f"java.lang.IllegalArgumentException: {orientation}")
+        self.system.settings_put("system", "accelerometer_rotation", "0")
+        self.system.settings_put("system", "user_rotation", str(rotation))
 
     def freezeRotation(self, freeze: bool = True) -> None:  # noqa: N802
-        """The virtual phone never rotates, so rotation is always frozen."""
+        """UiDevice.freezeRotation / unfreezeRotation: auto-rotate off or on (the phone lies still, so
+        with auto-rotate on it turns back to its natural orientation)."""
+        self.system.settings_put("system", "accelerometer_rotation", "0" if freeze else "1")
 
     def getLastToast(self) -> None:  # noqa: N802
         """The virtual phone shows no toasts."""
@@ -292,7 +305,7 @@ class U2Methods:
     def _scroll(self, selector: object, vertical: bool, forward: bool, steps: int) -> bool:
         """One swipe inside the scrollable; True when the screen changed (more content was there)."""
         left, top, right, bottom = self._find(selector).bounds
-        before = self.system.dump_hierarchy()
+        before = self.system.dump_hierarchy(mode="u2")
         cx, cy = (left + right) // 2, (top + bottom) // 2
         if vertical:
             near, far = top + (bottom - top) // 5, bottom - (bottom - top) // 5
@@ -302,7 +315,7 @@ class U2Methods:
             near, far = left + (right - left) // 5, right - (right - left) // 5
             x1, x2 = (far, near) if forward else (near, far)
             self.system.swipe(x1, cy, x2, cy, max(10, int(steps) * 5))
-        return self.system.dump_hierarchy() != before
+        return self.system.dump_hierarchy(mode="u2") != before
 
     def scrollForward(self, selector: object, vertical: bool = True, steps: int = 55) -> bool:  # noqa: N802
         return self._scroll(selector, vertical, True, steps)

@@ -23,6 +23,9 @@ class Scrim(View):
         super().__init__(bounds, class_name=FRAME)
         self.on_click = on_click
         self.clickable = False  # taps reach it through `hit` below, but the dump shows a plain layout
+        # A dialog's panel: on Android a dialog is a window of its own, so dumps show it apart from the
+        # activity's window (and `uiautomator dump`, whose active window it is, shows only it).
+        self.dialog_panel: View | None = None
 
     def paint(self, canvas: Canvas) -> None:
         canvas.fill(self.bounds, (0, 0, 0, 96))
@@ -323,6 +326,7 @@ class Kit:
             )
             right -= bw + self.dp(8)
         scrim.add(box)
+        scrim.dialog_panel = box
         return scrim
 
     def toast(self, screen: Rect, message: str, bottom: int) -> View:

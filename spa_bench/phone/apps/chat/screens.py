@@ -205,11 +205,11 @@ class MainActivity(ChatActivity):
                 )
             )
             bar.add(
-                icon_button(
+                icon_button(  # icon only, no content description (NAF in a dump), as in many chat apps
                     kit,
                     Rect(area.right - kit.dp(4) - s, top, area.right - kit.dp(4), top + s),
                     "search",
-                    self.t("search"),
+                    "",
                     self._start_search,
                     rid=RID + "action_search",
                 )

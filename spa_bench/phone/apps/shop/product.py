@@ -113,14 +113,17 @@ class ProductActivity(ShopActivity):
             ),
             ("share", self.t("share"), self.share, "share"),
         )
-        for i, (glyph, desc, action, rid) in enumerate(actions):
+        # The toolbar's icon-only actions carry no content description, as in many shopping apps: a
+        # uiautomator dump shows them as NAF nodes known only by id and position (the labels above are
+        # what a sighted user reads off the icons, kept for the strings' other uses).
+        for i, (glyph, _label, action, rid) in enumerate(actions):
             right = area.right - kit.dp(4) - i * s
             bar.add(
                 icon_button(
                     kit,
                     Rect(right - s, top, right, top + s),
                     glyph,
-                    desc,
+                    "",
                     action,
                     rid=RID + rid,
                     color=p.error if glyph == "heart_filled" else None,

@@ -15,13 +15,18 @@ def builtin_commands() -> dict[str, CommandFn]:
         input,
         misc,
         package,
+        privileges,
+        service,
         settings,
         sqlite,
         text,
+        window,
     )
 
     table: dict[str, CommandFn] = {}
-    for module in (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, misc):
+    modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service,
+               privileges, misc)
+    for module in modules:
         for name, fn in module.TABLE.commands.items():
             if name in table:
                 raise RuntimeError(f"shell command {name!r} is defined twice")

@@ -11,11 +11,13 @@ import time
 from dataclasses import dataclass, field
 
 from spa_bench.phone.api import PackageInfo
+from spa_bench.phone.shell.commands.intents import resolve_implicit, safe_uri
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 
 TABLE = CommandTable()
 command = TABLE.command
 
+ACTION_MAIN = "android.intent.action.MAIN"
 LAUNCHER_CATEGORY = "android.intent.category.LAUNCHER"
 HOME_CATEGORY = "android.intent.category.HOME"
 SETTINGS_PACKAGE = "com.android.settings"
@@ -48,14 +50,14 @@ class Intent:
     extras: dict[str, str] = field(default_factory=dict)
 
     def describe(self, flags: int | None = None) -> str:
-        """Intent.toShortString as am prints it."""
+        """Intent.toString as am prints it (secure: `dat=` through Uri.toSafeString)."""
         parts = []
         if self.action:
             parts.append(f"act={self.action}")
         if self.categories:
             parts.append(f"cat=[{','.join(self.categories)}]")
         if self.data:
-            parts.append(f"dat={self.data}")
+            parts.append(f"dat={safe_uri(self.data)}")
         if self.mime:
             parts.append(f"typ={self.mime}")
         shown_flags = self.flags if flags is None else flags
@@ -100,6 +102,7 @@ def parse_intent(args: list[str]) -> AmOptions:
         i += 1
         return args[i - 1]
 
+    positional = False
     while i < len(args):
         a = args[i]
         i += 1
@@ -139,10 +142,16 @@ def parse_intent(args: list[str]) -> AmOptions:
             if "/" in a and ":" not in a:
                 pkg, _, cls = a.partition("/")
                 intent.component = (pkg, full_activity(pkg, cls))
+                positional = True
             elif ":" in a:
                 intent.data = a
             else:
                 intent.package = a
+                positional = True
+    if positional and not (intent.action or intent.data or intent.mime or intent.categories):
+        # Intent.parseCommandArgs: a bare package or component means "launch it"
+        intent.action = ACTION_MAIN
+        intent.categories.append(LAUNCHER_CATEGORY)
     return opts
 
 
@@ -150,16 +159,19 @@ def _package(ctx: CommandContext, name: str) -> PackageInfo | None:
     return next((p for p in ctx.system.packages() if p.name == name), None)
 
 
-def _resolve(ctx: CommandContext, intent: Intent) -> tuple[str, str | None] | None:
-    """(package, activity or None for the launcher activity) the intent starts, if any."""
+def _resolve(ctx: CommandContext, intent: Intent) -> tuple[str, str | None, dict[str, str]] | None:
+    """(package, activity or None for the launcher activity, screen arguments) the intent starts."""
     if intent.component:
-        return intent.component
-    if intent.package and (not intent.categories or LAUNCHER_CATEGORY in intent.categories):
+        return intent.component[0], intent.component[1], {}
+    launch = intent.action in (None, ACTION_MAIN) and not intent.data
+    if intent.package and launch and (not intent.categories or LAUNCHER_CATEGORY in intent.categories):
         info = _package(ctx, intent.package)
-        return (info.name, None) if info and info.launcher_activity else None
-    if intent.action and intent.action.startswith("android.settings."):
-        return SETTINGS_PACKAGE, None
-    return None
+        return (info.name, None, {}) if info and info.launcher_activity else None
+    installed = {p.name for p in ctx.system.packages()}
+    target = resolve_implicit(intent.action, intent.data, intent.mime, installed)
+    if target is None or (intent.package and target.package != intent.package):
+        return None
+    return target.package, target.activity, target.args
 
 
 def am_start(args: list[str], ctx: CommandContext) -> int:
@@ -175,14 +187,15 @@ def am_start(args: list[str], ctx: CommandContext) -> int:
         ctx.err("Error: Activity not started, unable to resolve "
                 f"{intent.describe(intent.flags | FLAG_ACTIVITY_NEW_TASK)}\n")
         return 255
-    package, activity = target
+    package, activity, screen_args = target
     ctx.out(f"Starting: {intent.describe()}\n")
     if opts.stop_first:
         ctx.system.force_stop(package)
     before = ctx.system.current_focus()
+    had_task = any(p == package for p, _a in ctx.system.recent_tasks())
     started = time.monotonic()
     try:
-        resolved = ctx.system.start_activity(package, activity, intent.extras or None)
+        resolved = ctx.system.start_activity(package, activity, {**screen_args, **intent.extras} or None)
     except KeyError:
         cls = activity or "(launcher)"
         ctx.err(f"Error type 3\nError: Activity class {{{package}/{cls}}} does not exist.\n")
@@ -193,6 +206,9 @@ def am_start(args: list[str], ctx: CommandContext) -> int:
     if brought:
         ctx.out("Warning: Activity not started, intent has been delivered to currently running top-most "
                 "instance.\n")
+    elif had_task and activity is None and before[0] != pkg:
+        ctx.out("Warning: Activity not started, its current task has been brought to the front\n")
+        brought = True
     if opts.wait:
         state = "HOT" if brought else "COLD"
         ctx.out(f"Status: ok\nLaunchState: {state}\nActivity: {short_component(pkg, full_activity(pkg, cls))}"
@@ -234,6 +250,10 @@ def am(args: list[str], ctx: CommandContext) -> int:
             return am_broadcast(rest, ctx)
         if verb == "instrument":
             return am_instrument(rest, ctx)
+        if verb == "stack":
+            from spa_bench.phone.shell.commands.tasks import am_stack  # tasks imports this module
+
+            return am_stack(rest, ctx)
     except AmError as exc:
         ctx.err(f"{exc}\n")
         return 255

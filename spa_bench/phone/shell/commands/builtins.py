@@ -33,6 +33,9 @@ def cd(args: list[str], ctx: CommandContext) -> int:
     if target == "-":
         target = ctx.state.variables.get("OLDPWD", ctx.cwd)
     path = ctx.path(target)
+    if not ctx.fs.can_enter(path):
+        ctx.err(f"{SHELL_NAME}: cd: {target}: Permission denied\n")
+        return 2
     if not ctx.fs.exists(path):
         ctx.err(f"{SHELL_NAME}: cd: {target}: No such file or directory\n")
         return 2

@@ -1,41 +1,28 @@
-"""dumpsys and wm: the system services' text dumps, cut down to the lines clients actually parse.
+"""dumpsys: the system services' text dumps, cut down to the lines clients actually parse.
 
 adbutils reads `mCurrentFocus=Window{... u0 pkg/act}` (app_current), `ResumedActivity: ActivityRecord{...}`
-and `ACTIVITY pkg/act id pid=N` (fallbacks), `orientation=N` in `dumpsys display` (rotation),
-`Physical size: WxH` (window_size); uiautomator2 and agents read `mInputShown=`. Object ids, task ids
-and pids are stable hashes of the names, so repeated dumps agree with each other and with `ps`.
+and `ACTIVITY pkg/act id pid=N` (fallbacks); uiautomator2 and agents read `mInputShown=`. The display
+sections (`dumpsys window displays`, `dumpsys display`, `dumpsys input`) live in `window`, the task dumps
+(`dumpsys activity recents`) in `tasks`. Object ids, task ids and pids are stable hashes of the names
+(`ids`), so repeated dumps agree with each other and with `ps`.
 """
 
 from __future__ import annotations
 
-import zlib
-
 from spa_bench.phone.shell.commands.activity import short_component
 from spa_bench.phone.shell.commands.dumpsys_radio import RADIO_SERVICES
-from spa_bench.phone.shell.commands.package import LATIN_IME, dump_package
+from spa_bench.phone.shell.commands.ids import obj_id, pid_of, task_id
+from spa_bench.phone.shell.commands.package import LATIN_IME, dump_package, ime_info, installed_imes
+from spa_bench.phone.shell.commands.systemui import shade_open
+from spa_bench.phone.shell.commands.tasks import dump_recents
+from spa_bench.phone.shell.commands.window import DISPLAY_UNIQUE_ID, dump_display, dump_displays, dump_input
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 
 TABLE = CommandTable()
 command = TABLE.command
 
-LAUNCHER_PACKAGE = "com.google.android.apps.nexuslauncher"
-DISPLAY_UNIQUE_ID = "local:4619827259835644672"
-SERVICES = ("SurfaceFlinger", "activity", "battery", "display", "input_method", "notification", "package",
-            "power", "window")
-
-
-def obj_id(text: str) -> str:
-    """A stable 7-hex-digit identity hash, like Integer.toHexString(System.identityHashCode(o))."""
-    return f"{zlib.crc32(text.encode('utf-8')) & 0xFFFFFFF:07x}"
-
-
-def pid_of(package: str) -> int:
-    """A stable pid for a package's process (also used by `ps` and `pidof`)."""
-    return 2000 + zlib.crc32(package.encode("utf-8")) % 28000
-
-
-def task_id(package: str) -> int:
-    return 10 + zlib.crc32(("task:" + package).encode("utf-8")) % 90
+SERVICES = ("SurfaceFlinger", "activity", "battery", "display", "input", "input_method", "notification",
+            "package", "power", "window")
 
 
 def _focus(ctx: CommandContext) -> tuple[str, str]:
@@ -48,12 +35,19 @@ def window_token(package: str, activity: str) -> str:
 
 def activity_record(package: str, activity: str) -> str:
     comp = short_component(package, activity)
-    return f"ActivityRecord{{{obj_id('r' + package + activity)} u0 {comp} t{task_id(package)}}}"
+    # Android 13+: ActivityRecord{hash u0 pkg/.Act} tN} (the task id after the component's brace)
+    return f"ActivityRecord{{{obj_id('r' + package + activity)} u0 {comp}}} t{task_id(package)}}}"
+
+
+SHADE_WINDOW = f"Window{{{obj_id('NotificationShade')} u0 NotificationShade}}"
 
 
 def _focus_lines(ctx: CommandContext) -> list[str]:
+    """While the shade is open it has the focus and the app keeps mFocusedApp (a real Android 13 capture:
+    `mCurrentFocus=Window{1651cd4 u0 NotificationShade}` above the camera's ActivityRecord)."""
     pkg, act = _focus(ctx)
-    return [f"  mCurrentFocus={window_token(pkg, act)}", f"  mFocusedApp={activity_record(pkg, act)}"]
+    focus = SHADE_WINDOW if shade_open(ctx) else window_token(pkg, act)
+    return [f"  mCurrentFocus={focus}", f"  mFocusedApp={activity_record(pkg, act)}"]
 
 
 def dump_windows(ctx: CommandContext) -> str:
@@ -63,11 +57,15 @@ def dump_windows(ctx: CommandContext) -> str:
                f"Window{{{obj_id('NavigationBar0')} u0 NavigationBar0}}"]
     if ctx.system.keyboard_shown():
         windows.insert(0, f"Window{{{obj_id('InputMethod')} u0 InputMethod}}")
+    if shade_open(ctx):
+        windows.insert(0, SHADE_WINDOW)
     lines = ["WINDOW MANAGER WINDOWS (dumpsys window windows)"]
     for n, win in enumerate(windows):
         lines += [f"  Window #{n} {win}:", f"    mDisplayId=0 rootTaskId={task_id(pkg)} mViewVisibility=0x0",
                   f"    mFrame=[0,0][{w},{h}] mHasSurface=true isReadyForDisplay()=true"]
-    lines += ["", "  mGlobalConfiguration={1.0 ?mcc?mnc [en_US] ldltr port finger -keyb/v/h -nav/h}",
+    orientation = "land" if w > h else "port"
+    lines += ["", f"  mGlobalConfiguration={{1.0 ?mcc?mnc [en_US] ldltr {orientation} finger -keyb/v/h "
+              "-nav/h}",
               "  mTopFocusedDisplayId=0"]
     if ctx.system.keyboard_shown():
         lines.append(f"  mInputMethodWindow=Window{{{obj_id('InputMethod')} u0 InputMethod}}")
@@ -75,23 +73,13 @@ def dump_windows(ctx: CommandContext) -> str:
     return "\n".join(lines) + "\n"
 
 
-def dump_displays(ctx: CommandContext) -> str:
-    w, h = ctx.system.screen_size()
-    dpi = ctx.system.config.density
-    lines = ["WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)",
-             "  Display: mDisplayId=0 rootTasks=3",
-             f"    init={w}x{h} {dpi}dpi cur={w}x{h} app={w}x{h} rng={w}x{w}-{h}x{h}",
-             "    deferred=false mLayoutNeeded=false", "    mCurrentRotation=ROTATION_0", ""]
-    return "\n".join(lines + _focus_lines(ctx)) + "\n"
-
-
 def dump_window(ctx: CommandContext, args: list[str]) -> str:
     section = args[0] if args else ""
     if section in ("windows", "w"):
         return dump_windows(ctx)
     if section in ("displays", "d"):
-        return dump_displays(ctx)
-    return dump_windows(ctx) + "\n" + dump_displays(ctx)
+        return dump_displays(ctx, _focus_lines(ctx))
+    return dump_windows(ctx) + "\n" + dump_displays(ctx, _focus_lines(ctx))
 
 
 def dump_activities(ctx: CommandContext) -> str:
@@ -120,28 +108,24 @@ def dump_top(ctx: CommandContext) -> str:
     return "\n".join(lines) + "\n"
 
 
-def dump_display(ctx: CommandContext) -> str:
-    w, h = ctx.system.screen_size()
-    dpi = ctx.system.config.density
-    viewport = (f"DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-                f"uniqueId='{DISPLAY_UNIQUE_ID}', physicalPort=0, orientation=0, "
-                f"logicalFrame=Rect(0, 0 - {w}, {h}), physicalFrame=Rect(0, 0 - {w}, {h}), "
-                f"deviceWidth={w}, deviceHeight={h}}}")
-    lines = ["DISPLAY MANAGER (dumpsys display)", "  mSafeMode=false", "  mPendingTraversal=false",
-             f"  mViewports=[{viewport}]", "", "Display Devices: size=1",
-             f'  DisplayDeviceInfo{{"Built-in Screen": uniqueId="{DISPLAY_UNIQUE_ID}", {w} x {h}, '
-             f"modeId 1, defaultModeId 1, density {dpi}, {float(dpi)} x {float(dpi)} dpi, "
-             "touch INTERNAL, rotation 0, type INTERNAL, state ON, FLAG_DEFAULT_DISPLAY}",
-             "    mCurrentOrientation=0", f"    mCurrentDisplayRect=Rect(0, 0 - {w}, {h})"]
-    return "\n".join(lines) + "\n"
-
-
 def dump_input_method(ctx: CommandContext) -> str:
+    """InputMethodManagerService's dump in Android 13's layout: the installed IMEs, then the current
+    method, focused window and the `mShowRequested=... mInputShown=...` line clients grep."""
     ime = ctx.system.settings_get("secure", "default_input_method") or LATIN_IME
     shown = "true" if ctx.system.keyboard_shown() else "false"
     pkg, act = _focus(ctx)
-    return (f"  mCurMethodId={ime}\n  mCurFocusedWindow={window_token(pkg, act)}\n"
-            f"  mInputShown={shown}\n  mShowRequested={shown}\n  isInputViewShown={shown}\n")
+    imes = installed_imes(ctx)
+    out = ["Current Input Method Manager state:", f"  Input Methods: mMethodMapUpdateCount={len(imes)}"]
+    text = "\n".join(out) + "\n"
+    for n, ime_id in enumerate(imes):
+        text += f"  InputMethod #{n}:\n" + ime_info(ctx, ime_id, "    ")
+    lines = [f"  mCurMethodId={ime}",
+             f"  mCurFocusedWindow={window_token(pkg, act)} softInputMode=STATE_UNSPECIFIED|ADJUST_RESIZE",
+             f"  mCurId={ime} mHaveConnection=true mBoundToMethod=true mVisibleBound={shown}",
+             f"  mShowRequested={shown} mShowExplicitlyRequested=false mShowForced=false mInputShown={shown}",
+             "  mInFullscreenMode=false", "  mSystemReady=true mInteractive=true",
+             f"  mSettingsObserver=SettingsObserver{{mUserId=0 mRegistered=true mLastEnabled={ime}}}"]
+    return text + "\n".join(lines) + "\n"
 
 
 def dump_battery(ctx: CommandContext) -> str:
@@ -165,9 +149,14 @@ def dumpsys(args: list[str], ctx: CommandContext) -> int:
         ctx.out(dump_window(ctx, rest))
     elif service == "activity":
         sub = rest[0] if rest else "activities"
-        ctx.out(dump_top(ctx) if sub == "top" else dump_activities(ctx))
+        if sub in ("recents", "r"):
+            ctx.out(dump_recents(ctx))
+        else:
+            ctx.out(dump_top(ctx) if sub == "top" else dump_activities(ctx))
     elif service == "display":
         ctx.out(dump_display(ctx))
+    elif service == "input":
+        ctx.out(dump_input(ctx))
     elif service == "input_method":
         ctx.out(dump_input_method(ctx))
     elif service == "package":
@@ -193,28 +182,3 @@ def dumpsys(args: list[str], ctx: CommandContext) -> int:
     else:
         ctx.err(f"Can't find service: {service}\n")
     return 0
-
-
-@command("wm")
-def wm(args: list[str], ctx: CommandContext) -> int:
-    w, h = ctx.system.screen_size()
-    if args[:1] == ["size"]:
-        if len(args) == 1:
-            ctx.out(f"Physical size: {w}x{h}\n")
-            return 0
-        if args[1] == "reset":
-            return 0
-        ctx.err("Error: the virtual phone's screen size is fixed when it starts\n")
-        return 255
-    if args[:1] == ["density"]:
-        if len(args) == 1:
-            ctx.out(f"Physical density: {ctx.system.config.density}\n")
-            return 0
-        if args[1] == "reset":
-            return 0
-        ctx.err("Error: the virtual phone's density is fixed when it starts\n")
-        return 255
-    if args[:1] in (["dismiss-keyguard"], ["user-rotation"], ["fixed-to-user-rotation"]):
-        return 0
-    ctx.err("Window manager (window) commands:\n  size [reset|WxH|WdpxHdp]\n  density [reset|DENSITY]\n")
-    return 255

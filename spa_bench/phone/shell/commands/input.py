@@ -7,9 +7,13 @@ NullPointerException real phones print (agents must use ADBKeyboard or the clipb
 
 from __future__ import annotations
 
+import re
 import struct
+import time
+from dataclasses import dataclass
 
 from spa_bench.phone import keycodes
+from spa_bench.phone.api import DumpMode
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 
 TABLE = CommandTable()
@@ -17,8 +21,7 @@ command = TABLE.command
 
 INPUT_USAGE = """Usage: input [<source>] [-d DISPLAY_ID] <command> [<arg>...]
 
-The sources are:
-      dpad
+The sources are: \n      dpad
       keyboard
       mouse
       touchpad
@@ -28,6 +31,12 @@ The sources are:
       touchscreen
       stylus
       trackball
+      rotaryencoder
+[axis_value] represents an option specifying the value of a given axis \n\
+      The syntax is as follows: --axis <axis_name>,<axis_value>
+            where <axis_name> is the name of the axis as defined in \n\
+            MotionEvent without the AXIS_ prefix (e.g. SCROLL, X)
+      Sample [axis_values] entry: `--axis Y,3`, `--axis SCROLL,-2`
 
 -d: specify the display ID.
       (Default: -1 for key event, 0 for motion event if not specified.)
@@ -41,11 +50,18 @@ The commands and default sources are:
       press (Default: trackball)
       roll <dx> <dy> (Default: trackball)
       motionevent <DOWN|UP|MOVE|CANCEL> <x> <y> (Default: touchscreen)
+      scroll (Default: rotaryencoder). Has the following syntax:
+            scroll <x> <y> [axis_value] (for pointer-based sources)
+            scroll [axis_value] (for non-pointer-based sources)
+            Axis options: SCROLL, HSCROLL, VSCROLL
+            None or one or multiple axis value options can be specified.
+            To specify multiple axes, use one axis option for per axis.
+            Example: `scroll --axis VSCROLL,2 --axis SCROLL,-2.4`
       keycombination [-t duration(ms)] <key code 1> <key code 2> ... (Default: keyboard, the key order \
 is important here.)
 """
 SOURCES = frozenset({"dpad", "keyboard", "mouse", "touchpad", "gamepad", "touchnavigation", "joystick",
-                     "touchscreen", "stylus", "trackball"})
+                     "touchscreen", "stylus", "trackball", "rotaryencoder"})
 DEFAULT_SWIPE_MS = 300
 NPE_TRACE = ("java.lang.NullPointerException: Attempt to get length of null array\n"
              "\tat com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:424)")
@@ -56,9 +72,33 @@ def _exception(ctx: CommandContext, verb: str, java: str) -> int:
     return 255
 
 
+_JAVA_FLOAT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?[fFdD]?$")
+
+
+class JavaNumberError(ValueError):
+    """A number the Java parser would refuse; the message is NumberFormatException's."""
+
+
+def parse_float(text: str) -> float:
+    """Float.parseFloat: `input tap 540.5 1200` is fine, '' and 'abc' are not (Java's messages)."""
+    body = text.strip()
+    if not body:
+        raise JavaNumberError("empty String")
+    if not _JAVA_FLOAT.match(body):
+        raise JavaNumberError(f'For input string: "{text}"')
+    return float(body.rstrip("fFdD"))
+
+
+def parse_int(text: str) -> int:
+    """Integer.parseInt (durations): digits with an optional sign, nothing else."""
+    body = text[1:] if text[:1] in "+-" else text
+    if not body.isdigit():
+        raise JavaNumberError(f'For input string: "{text}"')
+    return int(text)
+
+
 def _coords(values: list[str]) -> list[int]:
-    """Coordinates may be floats (`input tap 540.5 1200`), as Float.parseFloat accepts them."""
-    return [int(float(v)) for v in values]
+    return [int(parse_float(v)) for v in values]
 
 
 def _bad_args(ctx: CommandContext, verb: str) -> int:
@@ -124,6 +164,126 @@ def _keyevent(args: list[str], ctx: CommandContext) -> int:
     return 0
 
 
+def _roll(delta: list[int], ctx: CommandContext) -> int:
+    """A trackball roll: ViewRootImpl turns trackball motion into D-pad key events, one per unit."""
+    dx, dy = delta
+    for count, negative, positive in ((dx, "DPAD_LEFT", "DPAD_RIGHT"), (dy, "DPAD_UP", "DPAD_DOWN")):
+        for _ in range(min(abs(count), 50)):
+            ctx.system.press_key(keycodes.KEYCODES[negative if count < 0 else positive])
+    return 0
+
+
+SCROLL_NOTCH_DP = 64  # how far one unit of AXIS_VSCROLL/HSCROLL moves a list
+
+
+def _scroll(args: list[str], ctx: CommandContext) -> int:
+    """`scroll [<x> <y>] [--axis VSCROLL,N] [--axis HSCROLL,N]`: a mouse wheel at (x, y) (the screen's
+    centre without them); positive VSCROLL scrolls towards the top, as MotionEvent's axis does."""
+    axes: dict[str, float] = {}
+    point: list[str] = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--axis" and i + 1 < len(args):
+            name, _, value = args[i + 1].partition(",")
+            if name.upper() not in ("SCROLL", "VSCROLL", "HSCROLL"):
+                return _exception(ctx, "scroll", f"java.lang.IllegalArgumentException: Invalid axis: {name}")
+            axes[name.upper()] = parse_float(value)
+            i += 2
+        else:
+            point.append(args[i])
+            i += 1
+    if len(point) not in (0, 2):
+        return _bad_args(ctx, "scroll")
+    w, h = ctx.system.screen_size()
+    x, y = _coords(point) if point else [w // 2, h // 2]
+    notch = round(SCROLL_NOTCH_DP * ctx.system.config.density / 160)
+    dy = round(axes.get("VSCROLL", axes.get("SCROLL", 0.0)) * notch)
+    dx = round(-axes.get("HSCROLL", 0.0) * notch)
+    if dx or dy:
+        ctx.system.swipe(x, y, x + dx, y + dy, 200)
+    return 0
+
+
+MOTION_ACTIONS = ("DOWN", "UP", "MOVE", "CANCEL")
+
+
+@dataclass
+class Pointer:
+    """The touch in progress between `input motionevent DOWN` and `UP` (separate shell calls)."""
+
+    x: int
+    y: int
+    started: float
+    last: tuple[int, int]
+
+
+def _motionevent(args: list[str], ctx: CommandContext) -> int:
+    if len(args) != 3 or args[0].upper() not in MOTION_ACTIONS:
+        return _bad_args(ctx, "motionevent")
+    action = args[0].upper()
+    x, y = _coords(args[1:])
+    pointers: dict[str, Pointer] = getattr(ctx.shell, "pointers", {})
+    if not hasattr(ctx.shell, "pointers"):
+        setattr(ctx.shell, "pointers", pointers)  # noqa: B010 - the shell object outlives this command
+    now = time.monotonic()
+    if action == "DOWN":
+        pointers["touch"] = Pointer(x, y, now, (x, y))
+        return 0
+    down = pointers.get("touch")
+    if down is None:
+        return 0  # a MOVE or UP without DOWN reaches no view
+    if action == "MOVE":
+        down.last = (x, y)
+        return 0
+    del pointers["touch"]
+    if action == "UP":
+        held_ms = int((now - down.started) * 1000)
+        ctx.system.swipe(down.x, down.y, x, y, max(held_ms, 1))
+    return 0
+
+
+_MODIFIERS = {"SHIFT_LEFT", "SHIFT_RIGHT", "CTRL_LEFT", "CTRL_RIGHT", "ALT_LEFT", "ALT_RIGHT", "META_LEFT",
+              "META_RIGHT"}
+
+
+def _keycombination(args: list[str], ctx: CommandContext) -> int:
+    """Keys pressed together: Shift+letter types the capital, Ctrl+V pastes, Ctrl+A/X/C are the
+    editor's shortcuts; other keys are pressed as they come (the modifiers on their own do nothing)."""
+    if args[:1] == ["-t"]:
+        if len(args) < 2:
+            return _bad_args(ctx, "keycombination")
+        parse_int(args[1])
+        args = args[2:]
+    codes: list[int] = []
+    for a in args:
+        code = keycodes.keycode_from_string(a)
+        if code is None:
+            return _exception(ctx, "keycombination",
+                              f"java.lang.IllegalArgumentException: Unknown keycode: {a}")
+        codes.append(code)
+    if len(codes) < 2:
+        return _bad_args(ctx, "keycombination")
+    names = {keycodes.NAMES.get(c, "") for c in codes}
+    shift = bool(names & {"SHIFT_LEFT", "SHIFT_RIGHT"})
+    ctrl = bool(names & {"CTRL_LEFT", "CTRL_RIGHT", "META_LEFT", "META_RIGHT"})
+    for code in codes:
+        name = keycodes.NAMES.get(code, "")
+        if name in _MODIFIERS:
+            continue
+        char = keycodes.KEY_CHARS.get(code)
+        if ctrl and name == "V":
+            paste = getattr(ctx.system, "paste_clipboard", None)
+            if callable(paste):
+                paste()
+        elif ctrl:
+            continue  # Ctrl+A/C/X need a text selection, which the phone's fields do not keep
+        elif char is not None:
+            ctx.system.input_text(char.upper() if shift else char)
+        else:
+            ctx.system.press_key(code)
+    return 0
+
+
 @command("input")
 def input_(args: list[str], ctx: CommandContext) -> int:
     args = list(args)
@@ -152,7 +312,7 @@ def input_(args: list[str], ctx: CommandContext) -> int:
             if len(rest) not in (4, 5):
                 return _bad_args(ctx, verb)
             x1, y1, x2, y2 = _coords(rest[:4])
-            duration = int(float(rest[4])) if len(rest) == 5 else DEFAULT_SWIPE_MS
+            duration = parse_int(rest[4]) if len(rest) == 5 else DEFAULT_SWIPE_MS
             if duration < 0:
                 duration = DEFAULT_SWIPE_MS
             ctx.system.swipe(x1, y1, x2, y2, duration)
@@ -160,10 +320,17 @@ def input_(args: list[str], ctx: CommandContext) -> int:
         if verb == "press":
             ctx.system.press_key(keycodes.KEYCODES["DPAD_CENTER"])
             return 0
-        if verb in ("roll", "motionevent", "keycombination"):
-            return _exception(ctx, verb, f"java.lang.UnsupportedOperationException: input {verb} is not "
-                              "supported by this virtual phone")
-    except ValueError as exc:
+        if verb == "roll":
+            if len(rest) != 2:
+                return _bad_args(ctx, verb)
+            return _roll(_coords(rest), ctx)
+        if verb == "motionevent":
+            return _motionevent(rest, ctx)
+        if verb == "keycombination":
+            return _keycombination(rest, ctx)
+        if verb == "scroll":
+            return _scroll(rest, ctx)
+    except JavaNumberError as exc:
         return _exception(ctx, verb, f"java.lang.NumberFormatException: {exc}")
     ctx.err(f"Error: Unknown command: {verb}\n{INPUT_USAGE}")
     return 1
@@ -234,6 +401,7 @@ runtest: executes UI automation tests
 dump: creates an XML dump of current UI hierarchy
     dump [--verbose][file]
       [--compressed]: dumps compressed layout information.
+      [--windows]: dumps all windows of all displays.
       [file]: the location where the dumped XML should be stored, default is
       /sdcard/window_dump.xml
 
@@ -254,7 +422,9 @@ def uiautomator(args: list[str], ctx: CommandContext) -> int:
     compressed = "--compressed" in args[1:]
     files = [a for a in args[1:] if not a.startswith("--")]
     target = files[0] if files else DEFAULT_DUMP
-    xml = ctx.system.dump_hierarchy(compressed=compressed)
+    # DumpCommand dumps the root of the active window only; --windows dumps every window
+    mode: DumpMode = "windows" if "--windows" in args[1:] else "active"
+    xml = ctx.system.dump_hierarchy(compressed=compressed, mode=mode)
     if target in ("/dev/tty", "/dev/stdout"):
         ctx.out(xml)
     else:

@@ -12,7 +12,7 @@ import datetime
 import re
 import time
 
-from spa_bench.phone.shell.commands.dumpsys import LAUNCHER_PACKAGE, pid_of
+from spa_bench.phone.shell.commands.ids import LAUNCHER_PACKAGE, pid_of
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 from spa_bench.phone.shell.expand import SHELL_PID
 
@@ -25,6 +25,9 @@ ID_LINE = ("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(
            "1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),"
            "3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) "
            "context=u:r:shell:s0")
+ROOT_ID_LINE = ("uid=0(root) gid=0(root) groups=0(root),1004(input),1007(log),1011(adb),1015(sdcard_rw),"
+                "1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),"
+                "3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:su:s0")
 
 
 def properties(ctx: CommandContext) -> dict[str, str]:
@@ -117,15 +120,18 @@ def sleep(args: list[str], ctx: CommandContext) -> int:
 @command("id")
 def id_(args: list[str], ctx: CommandContext) -> int:
     if "-u" in args or "-g" in args:
-        ctx.out("shell\n" if "-n" in args else "2000\n")
+        if ctx.root:
+            ctx.out("root\n" if "-n" in args else "0\n")
+        else:
+            ctx.out("shell\n" if "-n" in args else "2000\n")
     else:
-        ctx.out(ID_LINE + "\n")
+        ctx.out((ROOT_ID_LINE if ctx.root else ID_LINE) + "\n")
     return 0
 
 
 @command("whoami")
 def whoami(args: list[str], ctx: CommandContext) -> int:
-    ctx.out("shell\n")
+    ctx.out("root\n" if ctx.root else "shell\n")
     return 0
 
 

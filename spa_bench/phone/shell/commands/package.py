@@ -137,6 +137,35 @@ def installed_imes(ctx: CommandContext) -> list[str]:
     return [ime for ime in (LATIN_IME, ADBKEYBOARD_IME) if ime.split("/")[0] in names]
 
 
+def ime_info(ctx: CommandContext, ime_id: str, indent: str) -> str:
+    """InputMethodInfo.dump, as `ime list` and `dumpsys input_method` print it (Android 13's fields)."""
+    pkg, _, short = ime_id.partition("/")
+    cls = pkg + short if short.startswith(".") else short
+    info = next((p for p in ctx.system.packages() if p.name == pkg), None)
+    settings = f"{pkg}.settings.SettingsActivity" if pkg == LATIN_IME.split("/")[0] else "null"
+    lines = [
+        f"mId={ime_id} mSettingsActivityName={settings} mIsVrOnly=false "
+        "mSupportsSwitchingToNextInputMethod=true mInlineSuggestionsEnabled=false "
+        "mSupportsInlineSuggestionsWithTouchExploration=false mSuppressesSpellChecker=false "
+        "mShowInInputMethodPicker=true mSupportsStylusHandwriting=false",
+        "mIsDefaultResId=0x0",
+        "Service:",
+        "  priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false",
+        "  ServiceInfo:",
+        f"    name={cls}",
+        f"    packageName={pkg}",
+        "    enabled=true exported=true directBootAware=false",
+        "    permission=android.permission.BIND_INPUT_METHOD",
+        "    flags=0x0",
+        "    ApplicationInfo:",
+        f"      packageName={pkg}",
+        f"      processName={pkg}",
+        f"      sourceDir={info.apk_path if info else ''}",
+        f"      dataDir=/data/user/0/{pkg}",
+    ]
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
 def _enabled(ctx: CommandContext) -> list[str]:
     raw = ctx.system.settings_get("secure", "enabled_input_methods")
     return [x for x in (raw or LATIN_IME).split(":") if x]
@@ -155,10 +184,7 @@ def ime(args: list[str], ctx: CommandContext) -> int:
         if "-s" in args:
             ctx.out("".join(f"{i}\n" for i in shown))
         else:
-            for i in shown:
-                pkg, _, cls = i.partition("/")
-                ctx.out(f"{i}:\n  mId={i} mSettingsActivity=null\n  mIsDefaultResourceId=0x0\n"
-                        f"  Service:\n    ServiceInfo:\n      name={cls}\n      packageName={pkg}\n")
+            ctx.out("".join(f"{i}:\n" + ime_info(ctx, i, "  ") for i in shown))
         return 0
     if verb in ("enable", "disable", "set") and not rest:
         ctx.err(f"Error: no input method ID given to '{verb}'\n")
@@ -178,11 +204,15 @@ def ime(args: list[str], ctx: CommandContext) -> int:
         state = "now disabled" if target in enabled else "already disabled"
         ctx.system.settings_put("secure", "enabled_input_methods",
                                 ":".join(i for i in enabled if i != target))
+        if ctx.system.settings_get("secure", "default_input_method") == target:
+            remaining = [i for i in enabled if i != target] or [LATIN_IME]  # the system picks another
+            ctx.system.settings_put("secure", "default_input_method", remaining[0])
         ctx.out(f"Input method {target}: {state}\n")
         return 0
     if verb == "set":
-        if target not in enabled:
-            ctx.system.settings_put("secure", "enabled_input_methods", ":".join([*enabled, target]))
+        if target not in enabled:  # switchToInputMethodLocked: "IME is not found or not enabled"
+            ctx.err(f"Unknown input method {target} cannot be selected for user #0\n")
+            return 255
         ctx.system.settings_put("secure", "default_input_method", target)
         ctx.out(f"Input method {target} selected for user #0\n")
         return 0

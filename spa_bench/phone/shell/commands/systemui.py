@@ -70,6 +70,8 @@ _INTENT_VALUED = {"-a", "-d", "-t", "-c", "-f", "--user"}
 
 @runtime_checkable
 class SystemUiHost(Protocol):
+    def shade_open(self) -> bool: ...
+
     def statusbar_command(self, args: list[str]) -> tuple[int, str, str]: ...
 
     def notification_list(self) -> list[Notification]: ...
@@ -94,6 +96,12 @@ class SystemUiHost(Protocol):
 def _host(ctx: CommandContext) -> SystemUiHost | None:
     system = ctx.system
     return system if isinstance(system, SystemUiHost) else None
+
+
+def shade_open(ctx: CommandContext) -> bool:
+    """Whether the notification shade is expanded: it then holds the input focus, as on Android."""
+    host = _host(ctx)
+    return host is not None and host.shade_open()
 
 
 def cmd_statusbar(args: list[str], ctx: CommandContext) -> int:
