@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import socket
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from console_client import ConsoleClient
 
 from spa_bench.phone.console import CommandDef
 
@@ -61,42 +62,6 @@ def leaves(table: tuple[CommandDef, ...], prefix: tuple[str, ...] = ()) -> list[
     return out
 
 
-class Client:
-    def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-        self.buf = b""
-        self.greeting = self.reply()
-
-    def reply(self) -> str:
-        """Everything up to and including the next line that is OK or starts with KO / OK:."""
-        while True:
-            text = self.buf.decode("utf-8", "replace")
-            lines = text.split("\r\n")
-            for i, line in enumerate(lines[:-1]):
-                if line == "OK" or line.startswith(("KO:", "OK:")):
-                    consumed = "\r\n".join(lines[:i + 1]) + "\r\n"
-                    self.buf = self.buf[len(consumed.encode()):]
-                    return consumed
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise EOFError(text)
-            self.buf += chunk
-
-    def cmd(self, line: str) -> str:
-        self.sock.sendall(line.encode() + b"\r\n")
-        return self.reply()
-
-    def closed(self) -> bool:
-        self.sock.settimeout(3)
-        try:
-            return self.sock.recv(1) == b""
-        except OSError:
-            return True
-
-    def close(self) -> None:
-        self.sock.close()
-
-
 def tree_digest(root: Path) -> dict[str, str]:
     """Every file under root, skipping the snapshot store's own background work (.trash-*, .spare)."""
     out: dict[str, str] = {}
@@ -131,7 +96,7 @@ def test_every_command_is_refused_before_auth_and_changes_nothing(running_phone:
     phone_state(running_phone)  # first reads may create SQLite side files; compare from here on
     before = phone_state(running_phone)
 
-    client = Client(running_phone.phone.config.console_port)
+    client = ConsoleClient(running_phone.phone.config.console_port)
     assert client.greeting.startswith("Android Console: Authentication required\r\n")
     for path, args in SAMPLE_ARGS.items():
         if path in PREAUTH:
@@ -163,15 +128,15 @@ def test_every_command_is_refused_before_auth_and_changes_nothing(running_phone:
 
 def test_forbidden_lines_close_the_session(running_phone: PhoneHandle) -> None:
     port = running_phone.phone.config.console_port
-    http = Client(port)
+    http = ConsoleClient(port)
     http.sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     assert http.reply() == "KO: Forbidden HTTP request. Aborting\r\n"
     assert http.closed()
-    binary = Client(port)
+    binary = ConsoleClient(port)
     binary.sock.sendall(b"\xff\xfb\x01kill\r\n")  # telnet negotiation bytes are not UTF-8
     assert binary.reply() == "KO: Forbidden binary request. Aborting\r\n"
     assert binary.closed()
-    long_line = Client(port)
+    long_line = ConsoleClient(port)
     long_line.sock.sendall(b"x" * 100_000 + b"\r\nping\r\n")  # wraps in the 4 KB line buffer
     assert long_line.reply() == "KO: unknown command, try 'help'\r\n"
     assert long_line.reply() == "I am alive!\r\nOK\r\n"
@@ -184,7 +149,7 @@ def test_with_the_token_kill_stops_the_phone(adb_cli: AdbCli, tmp_path: Path) ->
 
     with start_phones(1, data_root=tmp_path, token_path=tmp_path / "token") as pool:
         phone = pool[0]
-        client = Client(phone.config.console_port)
+        client = ConsoleClient(phone.config.console_port)
         assert client.cmd("kill") == "KO: unknown command, try 'help'\r\n"
         assert not phone.wait(0.5)
         assert client.cmd(f"auth {phone.console_token}") == ("Android Console: type 'help' for a list of "

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from console_client import ConsoleClient
 
 from spa_bench.phone.console_modem import gsm_number_ok, sms_address_ok, strtod_list, unescape_message
 from spa_bench.phone.system.location import format_duration, java_double
 
 if TYPE_CHECKING:
     from conftest import PhoneHandle
-    from test_console_auth import Client
 
 CAPTURES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "android-captures"
 # CallLogDatabaseHelper.onCreate (packages/providers/ContactsProvider), column names from CallLog.Calls.
@@ -49,11 +49,10 @@ def rows(text: str) -> list[dict[str, str]]:
 
 
 @pytest.fixture
-def console(running_phone: PhoneHandle) -> Iterator[Client]:
-    from test_console_auth import Client
+def console(running_phone: PhoneHandle) -> Iterator[ConsoleClient]:
 
     running_phone.reset()
-    client = Client(running_phone.phone.config.console_port)
+    client = ConsoleClient(running_phone.phone.config.console_port)
     assert client.cmd(f"auth {running_phone.phone.console_token}").endswith("OK\r\n")
     yield client
     client.close()
@@ -65,7 +64,7 @@ def registry(phone: PhoneHandle) -> dict[str, str]:
     return dict(re.findall(r"^\s*(m\w+)=(.*)$", out, re.MULTILINE))
 
 
-def test_sms_send_checks_arguments_and_delivers_to_the_inbox(console: Client,
+def test_sms_send_checks_arguments_and_delivers_to_the_inbox(console: ConsoleClient,
                                                              running_phone: PhoneHandle) -> None:
     usage = "KO: missing argument, try 'sms send <phonenumber> <text message>'\r\n"
     assert console.cmd("sms send") == usage
@@ -91,7 +90,7 @@ def test_sms_send_checks_arguments_and_delivers_to_the_inbox(console: Client,
     assert [r["_id"] for r in thread] == [row["_id"]]  # a new correspondent gets a new thread
 
 
-def test_gsm_call_accept_cancel_drive_call_state_and_call_log(console: Client,
+def test_gsm_call_accept_cancel_drive_call_state_and_call_log(console: ConsoleClient,
                                                               running_phone: PhoneHandle) -> None:
     assert console.cmd("gsm call") == "KO: missing argument, try 'gsm call <phonenumber>'\r\n"
     assert console.cmd("gsm call 555-0100") == "KO: bad phone number format, use digits, # and + only\r\n"
@@ -128,7 +127,7 @@ def test_gsm_call_accept_cancel_drive_call_state_and_call_log(console: Client,
     assert int(missed["last_modified"]) >= int(missed["date"])
 
 
-def test_gsm_busy_refuses_inbound_calls(console: Client) -> None:
+def test_gsm_busy_refuses_inbound_calls(console: ConsoleClient) -> None:
     assert console.cmd("gsm busy") == "KO: missing argument, try 'gsm busy <phonenumber>'\r\n"
     assert console.cmd("gsm busy 5550100") == ("KO: no current outbound call to number '5550100' "
                                                "(call (nil))\r\n")
@@ -138,7 +137,7 @@ def test_gsm_busy_refuses_inbound_calls(console: Client) -> None:
     assert console.cmd("gsm list") == "inbound from 5550100    : held\r\nOK\r\n"
 
 
-def test_geo_fix_checks_arguments_and_sets_last_known_location(console: Client,
+def test_geo_fix_checks_arguments_and_sets_last_known_location(console: ConsoleClient,
                                                                running_phone: PhoneHandle) -> None:
     assert "last location=null" in running_phone.shell("dumpsys location")
     assert console.cmd("geo fix") == "KO: not enough arguments: see 'help geo fix' for details\r\n"
@@ -163,7 +162,7 @@ def test_geo_fix_checks_arguments_and_sets_last_known_location(console: Client,
     assert "37.421998" in dump and "20.000000" not in dump and "enabled=false" in dump
 
 
-def test_snapshot_load_restores_radio_state(console: Client, running_phone: PhoneHandle) -> None:
+def test_snapshot_load_restores_radio_state(console: ConsoleClient, running_phone: PhoneHandle) -> None:
     assert console.cmd("gsm call 5550100") == "OK\r\n"
     assert console.cmd("geo fix 1 2") == "OK\r\n"
     assert console.cmd("avd snapshot load pristine") == "OK\r\n"

@@ -5,7 +5,6 @@ The console is also driven through the real `adb emu`, which reads the token fro
 from __future__ import annotations
 
 import os
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from console_client import ConsoleClient
 
 from spa_bench.phone.console import Console, read_or_create_token
 from spa_bench.phone.snapshot import SnapshotError, SnapshotStore
@@ -106,31 +106,6 @@ def test_snapshot_errors(store: tuple[SnapshotStore, FakeSystem, Path]) -> None:
 
 # -- console ---------------------------------------------------------------------------------------------
 
-class ConsoleClient:
-    def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-        self.buf = b""
-
-    def read_reply(self) -> str:
-        """Everything up to and including the next OK or KO line."""
-        while True:
-            text = self.buf.decode()
-            lines = text.split("\r\n")
-            for i, line in enumerate(lines[:-1]):
-                if line == "OK" or line.startswith(("KO:", "OK:")):
-                    consumed = "\r\n".join(lines[:i + 1]) + "\r\n"
-                    self.buf = self.buf[len(consumed.encode()):]
-                    return consumed
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                raise EOFError(text)
-            self.buf += chunk
-
-    def cmd(self, line: str) -> str:
-        self.sock.sendall(line.encode() + b"\r\n")
-        return self.read_reply()
-
-
 @pytest.fixture
 def console(store: tuple[SnapshotStore, FakeSystem, Path], tmp_path: Path,
             free_port: Callable[[], int]) -> Iterator[tuple[Console, list[str]]]:
@@ -156,7 +131,7 @@ def test_token_file_created_and_empty_means_no_auth(tmp_path: Path) -> None:
 def test_console_auth_and_commands(console: tuple[Console, list[str]]) -> None:
     server, kills = console
     client = ConsoleClient(server.port)
-    greeting = client.read_reply()
+    greeting = client.greeting
     assert "Authentication required" in greeting
     assert greeting.endswith("OK\r\n")
     assert client.cmd("avd snapshot list").endswith("KO:  bad sub-command\r\n")  # not yet authenticated
