@@ -96,7 +96,7 @@ class Device:
             with contextlib.suppress(DeviceCommandFailed):
                 self._host(f"disconnect:{self.serial}")
 
-    def become_root(self, timeout: float = 30.0) -> bool:
+    def become_root(self, timeout: float = 30.0, gone_timeout: float = 3.0) -> bool:
         """`adb root`, as AndroidWorld prepares its emulators, so checks can read app databases the same
         way on an emulator image and on the virtual phone. False on a user build (a retail phone), where
         adbd refuses; then checks that read /data/data fail there, as they would for any agent."""
@@ -106,9 +106,18 @@ class Device:
         if "restarting" not in reply:
             log.warning("%s: adb root refused: %s", self.serial, reply.strip()[:200])
             return False
+        # adbd restarts: its connections drop (the reply comes first) and the adb server reconnects. As the
+        # adb CLI does, wait for the device to go away before asking again; a command that slips in
+        # before the drop answers on the old connection and would make the next one fail.
+        gone_deadline = time.monotonic() + gone_timeout
+        while time.monotonic() < gone_deadline:
+            try:
+                self.shell("true", timeout=5)
+            except DeviceError:
+                break
+            time.sleep(0.05)
         deadline = time.monotonic() + timeout
-        while True:  # adbd restarts: the connection drops and the adb server reconnects
-            time.sleep(0.2)
+        while True:
             try:
                 if self.shell("id -u", timeout=5).strip() == "0":
                     return True
@@ -116,6 +125,7 @@ class Device:
                 pass
             if time.monotonic() > deadline:
                 raise DeviceOffline(f"not back as root {timeout:.0f} s after adb root", self.serial)
+            time.sleep(0.2)
 
     def wait_online(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout

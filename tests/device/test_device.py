@@ -157,21 +157,26 @@ def test_snapshots_go_to_the_console_and_devices_to_the_server(vivo_home: FakeAn
     ("adbd is already running as root\n", True),
     ("adbd cannot run as root in production builds\n", False),
 ])
-def test_become_root_reads_adbds_answer(reply: str, rooted: bool) -> None:
-    ids = iter(["2000\n", "0\n"])  # adbd comes back as root after the restart
+def test_become_root_waits_for_adbd_to_restart(reply: str, rooted: bool) -> None:
+    # After "restarting", the old connection still answers for a moment, then the device is offline
+    # while the adb server reconnects, then adbd is back as root.
+    answers: list[str | None] = ["", "", None, None, "0\n"]
 
     def handler(request: Request) -> str:
         if request.service == "service":
             assert request.command == "root:"
             return reply
-        assert request.command == "id -u"
-        return next(ids)
+        answer = answers.pop(0)
+        if answer is None:
+            raise DeviceOffline("device offline", "emulator-5554")
+        return answer
 
     transport = ScriptedTransport(handler)
     device = Device("emulator-5554", transport=transport)
     assert device.become_root(timeout=5) is rooted
     assert transport.requests[0].service == "service"
     if reply.startswith("restarting"):
-        assert transport.commands() == ["id -u", "id -u"]  # polled until uid 0
+        # polled until it went away (the third `true`), then until it answered as uid 0
+        assert transport.commands() == ["true", "true", "true", "id -u", "id -u"]
     else:
         assert transport.commands() == []
