@@ -127,9 +127,9 @@ def test_incoming_sms_heads_up_then_opens_the_conversation(os_phone: PhoneOS) ->
 def test_console_sms_send_posts_the_notification(phone: PhoneHandle) -> None:
     """The emulator console's `sms send` (the Messages app's inbound path) ends in a heads-up, a record in
     `dumpsys notification` and a shade entry that opens the sender's conversation."""
-    from test_console_auth import Client
+    from console_client import ConsoleClient
 
-    client = Client(phone.phone.config.console_port)
+    client = ConsoleClient(phone.phone.config.console_port)
     try:
         assert client.cmd(f"auth {phone.phone.console_token}").endswith("OK\r\n")
         assert client.cmd("sms send +16505550101 Running late, 10 min") == "OK\r\n"
