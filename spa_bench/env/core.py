@@ -139,7 +139,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         self._steps += 1
         t0 = time.monotonic()
         record = StepRecord(index=index, started_at=now(), observation=ObservationRef())
-        info: dict[str, Any] = {"valid": True, "error": None, "gesture": None}
+        info: dict[str, Any] = {"task": self.task.id, "valid": True, "error": None, "gesture": None}
         terminated = False
         try:
             parsed = coerce_action(action)
