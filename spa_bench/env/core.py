@@ -17,6 +17,7 @@ episode is scored from the same task instance by `spa-bench evaluate`.
 
 from __future__ import annotations
 
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -94,6 +95,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             self.pool.close()
             raise
         self._loaded: dict[str, Task] = {}
+        self._workdir: tempfile.TemporaryDirectory[str] | None = None  # agents' files when not recording
         self.task: Task | None = None
         self.instance: InstanceInfo | None = None
         self.observation: Observation | None = None  # the last raw observation (what the agent acts on)
@@ -191,6 +193,9 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         if pool is not None:
             pool.close()
             self.pool = DevicePool([])
+        if getattr(self, "_workdir", None) is not None:
+            self._workdir.cleanup()  # type: ignore[union-attr]
+            self._workdir = None
         super().close()
 
     # -- helpers --------------------------------------------------------------------------------------
@@ -204,7 +209,12 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         if self.task is None:
             raise gym.error.ResetNeeded("call reset() first")
         info = self.device.info()
-        workdir = Path(self.recording.layout.root if self.recording else ".") / "agent"
+        if self.recording is not None and self.recording.recorder is not None:
+            workdir = self.recording.recorder.agent_dir()  # kept with the episode, as in a run
+        else:
+            if self._workdir is None:
+                self._workdir = tempfile.TemporaryDirectory(prefix="spa-bench-env-agent-")
+            workdir = Path(self._workdir.name)
         return TaskContext(task=self.task, instruction=opened_app_prefix(self.task) + self.task.instruction,
                            language=self.task.language, max_steps=self.step_limit,
                            seed=self.instance.seed if self.instance else 0, serial=self.device.serial,

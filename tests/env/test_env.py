@@ -134,6 +134,9 @@ def test_recorded_episodes_are_evaluated(adb_env: dict[str, str], tmp_path: Path
     verdicts = {e: [v.success for v in layout.read_episode(e).verdicts if v.evaluator == "state"]
                 for e in ids}
     assert verdicts == {ids[0]: [True], ids[1]: [False]}
+    result = run_cli(capsys, "report", str(run_dir), "--out", str(tmp_path / "report.html"))
+    assert result.code == 0, result.out + result.err
+    assert "calculator_multiply_zh" in (tmp_path / "report.html").read_text(encoding="utf-8")
 
 
 def test_vector_env_with_two_phones(adb_env: dict[str, str]) -> None:
