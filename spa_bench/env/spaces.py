@@ -60,7 +60,8 @@ def to_space(obs: Observation, instruction: str) -> dict[str, Any]:
     """The observation as the env returns it: the screenshot as an HxWx3 uint8 array, the actionable
     elements (those `element` indexes) as JSON text, the foreground package ("" when none)."""
     with Image.open(io.BytesIO(obs.screenshot_png)) as img:
-        pixels = np.asarray(img.convert("RGB"), dtype=np.uint8)
+        # the virtual phone's PNGs are RGB already (a copy saved); a real device's may carry alpha
+        pixels = np.asarray(img if img.mode == "RGB" else img.convert("RGB"), dtype=np.uint8)
     return {"screenshot": pixels,
             "elements": json.dumps([element_dict(e) for e in obs.elements], ensure_ascii=False),
             "package": obs.package or "", "instruction": instruction}
