@@ -3,6 +3,7 @@ they are present beside the project (../shared/reference/spa-bench)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -130,3 +131,37 @@ def test_reference_files_import_to_340_valid_tasks(tmp_path: Path,
     assert len(repo.select(TaskFilter(apps=["微信"], difficulties=[3]))) >= 1
     assert len(repo.select(TaskFilter(ids=["airbnb_*"], languages=["en"]))) == 3
     shutil.rmtree(tmp_path / "tasks")
+
+
+def test_imported_tasks_reset_by_language_snapshot_and_list_their_packages() -> None:
+    tasks = {t.id: t for t in convert(sample_files())}
+    for task in tasks.values():
+        assert task.setup.reset == "snapshot", task.id
+        assert task.snapshot_name == f"spa-bench-base-{task.language}"
+        assert "needs-real-apps" in task.tags
+    assert tasks["weather_0"].packages == ["com.example.weather"]  # SPA-Bench's adb_app column
+
+
+@pytest.mark.usefixtures("adb_env")
+def test_run_on_virtual_phone_refuses_missing_apps_then_skips_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The sample's weather and notes apps are not on the virtual phone; its Settings app is."""
+    tasks_dir = tmp_path / "tasks"
+    assert run_cli(capsys, "tasks", "import-spa-bench", *map(str, sample_files()),
+                   "--out", str(tasks_dir / "spa")).code == 0
+    out = tmp_path / "results"
+    refused = run_cli(capsys, "run", "-t", str(tasks_dir), "--agent", "noop", "--phones", "1",
+                      "--max-steps", "1", "--out", str(out))
+    assert refused.code == 2, refused.err
+    message = " ".join(refused.err.split())
+    assert "need apps not installed on device(s)" in message
+    assert "com.example.weather" in message and "--skip-missing-apps" in message
+    assert "weather_0 (com.example.weather)" in message and "Multi_Apps_0_ENG" in message
+    assert "settings_0_ENG" not in message
+    assert not list(out.glob("*/episodes/*")), "no episode may start"
+    ran = run_cli(capsys, "run", "-t", str(tasks_dir), "--agent", "noop", "--phones", "1",
+                  "--max-steps", "1", "--out", str(out), "--skip-missing-apps")
+    assert ran.code == 0, ran.err
+    (run_dir,) = [p for p in out.iterdir() if (p / "manifest.json").is_file()]
+    manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    assert sorted(manifest["task_ids"]) == ["settings_0_CHN", "settings_0_ENG"]

@@ -13,6 +13,7 @@ import typer
 from spa_bench import __version__
 from spa_bench.cli import agents as agents_cli
 from spa_bench.cli import evaluate as evaluate_cli
+from spa_bench.cli import farm as farm_cli
 from spa_bench.cli import phone as phone_cli
 from spa_bench.cli import report as report_cli
 from spa_bench.cli import results as results_cli
@@ -36,6 +37,7 @@ app.add_typer(agents_cli.app, name="agents")
 app.add_typer(tasks_cli.app, name="tasks")
 app.add_typer(results_cli.app, name="results")
 app.add_typer(phone_cli.app, name="phone")
+app.add_typer(farm_cli.app, name="farm")
 
 
 def _version(value: bool) -> None:

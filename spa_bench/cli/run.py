@@ -143,6 +143,11 @@ def run(
     seed: int = typer.Option(0, "--seed", help="Run seed (per-instance seeds derive from it)."),
     phones: int = typer.Option(1, "--phones", min=1, help="Virtual phones to start (when no --device)."),
     device: list[str] = typer.Option([], "--device", help="Use this device (serial); repeatable."),
+    farm: Path | None = typer.Option(None, "--farm", help="Use the emulators of this farm.json "
+                                                          "(`spa-bench farm compose`; docker/README.md)."),
+    skip_missing_apps: bool = typer.Option(
+        False, "--skip-missing-apps", help="Leave out tasks whose apps are not installed on the devices "
+                                           "(default: refuse the run, naming them)."),
     size: str = typer.Option("1080x2400", "--size", help="Virtual phone screen size."),
     phone_clock: str | None = typer.Option(
         None, "--phone-clock", help="Freeze the virtual phones' clocks at this time (ISO 8601 UTC, e.g. "
@@ -178,6 +183,13 @@ def run(
     from spa_bench.runner.run import resume_run, run_benchmark
 
     extra = parse_agent_args(agent_arg)
+    console_ports: dict[str, int] = {}
+    if farm is not None:
+        from spa_bench.farm.model import load_farm
+
+        emulators = load_farm(farm)
+        device = [*device, *(e.serial for e in emulators.emulators)]
+        console_ports = emulators.console_ports()
     stop = threading.Event()
     _install_sigint(stop)
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -198,6 +210,7 @@ def run(
             config = RunConfig(
                 tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task),
                 agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
+                console_ports=console_ports, skip_missing_apps=skip_missing_apps,
                 phone_clock=phone_clock,
                 out=out, max_steps=max_steps, step_timeout_s=step_timeout, episode_timeout_s=episode_timeout,
                 settle_s=settle, max_retries=max_retries, budget_usd=budget_usd,

@@ -39,6 +39,10 @@ class RunConfig(BaseModel):
     seed: int = 0
     phones: int = Field(1, ge=0, description="virtual phones to start (ignored when devices are given)")
     devices: list[str] = Field(default_factory=list)
+    console_ports: dict[str, int] = Field(default_factory=dict, description="emulator console port per "
+                                          "device serial (from --farm), for snapshot resets")
+    skip_missing_apps: bool = Field(False, description="leave out tasks whose apps a device lacks, "
+                                                       "instead of refusing the run")
     phone_size: str = "1080x2400"
     phone_clock: str | None = Field(None, description="freeze the virtual phones' clocks at this ISO 8601 "
                                                       "time, so reruns see the same screens")

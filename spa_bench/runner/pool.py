@@ -100,12 +100,13 @@ def start_virtual_pool(n: int, size: str = "1080x2400", data_root: Path | None =
     return DevicePool(devices, phones)
 
 
-def connect_devices(serials: list[str]) -> DevicePool:
-    """Use devices that exist already (emulators, phones, phones over TCP)."""
+def connect_devices(serials: list[str], console_ports: dict[str, int] | None = None) -> DevicePool:
+    """Use devices that exist already (emulators, phones, phones over TCP). `console_ports`: the
+    emulator consoles of serials that do not name their own (a farm's 127.0.0.1:PORT), for resets."""
     start_adb_server()
     devices = []
     for serial in serials:
-        device = Device(serial)
+        device = Device(serial, console_port=(console_ports or {}).get(serial))
         if ":" in serial:
             device.connect()
         device.health_check()

@@ -38,6 +38,7 @@ from spa_bench.runner.config import RunConfig
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner
 from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
+from spa_bench.runner.preflight import check_apps
 from spa_bench.runner.scheduler import Attempt, LocalThreadExecutor
 from spa_bench.secrets import (
     REDACTED,
@@ -134,7 +135,7 @@ def plan_jobs(config: RunConfig, repo: TaskRepository) -> tuple[list[EpisodeJob]
 
 def _open_pool(config: RunConfig) -> DevicePool:
     if config.devices:
-        return connect_devices(config.devices)
+        return connect_devices(config.devices, config.console_ports)
     if config.phones < 1:
         raise ConfigError("no devices: give --device SERIAL or --phones N (N >= 1)")
     return start_virtual_pool(config.phones, size=config.phone_size, clock=config.phone_clock)
@@ -174,6 +175,13 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     model_cache = _model_cache(config)  # a bad folder fails here, before any phone starts
     pool = _open_pool(config) if todo else DevicePool([])
     try:
+        skipped = check_apps([j.task for j in todo], pool.devices, config.skip_missing_apps)
+        if skipped:
+            log.warning("skipping %d task(s) whose apps are not installed: %s", len(skipped),
+                        ", ".join(sorted(skipped)))
+            jobs = [j for j in jobs if j.task.id not in skipped]
+            todo = [j for j in todo if j.task.id not in skipped]
+            events.planned(len(jobs), len(jobs) - len(todo))
         if manifest is None:
             manifest = RunManifest(
                 run_id=run_id, created_at=started_at, spa_bench_version=__version__,

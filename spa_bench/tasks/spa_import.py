@@ -4,6 +4,14 @@ Input quirks handled: UTF-8 BOM, Python-literal lists in cells (`"['1','guest']"
 codes, app names spelled differently between files ("Setting"/"Settings"). SPA-Bench reuses some
 single-app ids across languages (settings_0 exists in English and Chinese); such ids get SPA-Bench's
 own language suffix (`settings_0_ENG`, `settings_0_CHN`) and `source` keeps the original id.
+
+Faithful to how SPA-Bench runs them: every task resets by loading the emulator snapshot of its language
+(`spa-bench-base-en` / `spa-bench-base-zh`; SPA-Bench reloads its snapshot before each task), and lists
+the packages the device must have. Where the packages come from: single-app rows carry SPA-Bench's own
+`adb_app` (package) and `adb_home_page` (activity) columns; cross-app rows name apps only by display name,
+resolved through the user's --app-map, then KNOWN_APPS (spa_bench/tasks/known_apps.py, public package ids),
+then the single-app rows of the same import. `spa-bench run` refuses such tasks before any episode when a
+device lacks their packages (spa_bench/runner/preflight.py): they need the real apps, logged in.
 """
 
 from __future__ import annotations
@@ -26,6 +34,13 @@ from spa_bench.tasks.model import Language, Task
 from spa_bench.tasks.repository import describe_validation_error
 
 LANGUAGES: dict[str, Language] = {"ENG": "en", "CHN": "zh"}
+# Tagged on every imported task: runnable only on a device with the real apps installed and logged in.
+NEEDS_REAL_APPS_TAG = "needs-real-apps"
+
+
+def _snapshot_setup(language: Language) -> dict[str, str]:
+    """SPA-Bench's reset: reload the golden snapshot of the task's language before each task."""
+    return {"reset": "snapshot", "snapshot": f"spa-bench-base-{language}"}
 SINGLE_APP_COLUMNS = {"task_identifier", "task_app", "task_language", "task_description",
                       "task_difficulty", "golden_steps", "key_component_final", "adb_app", "adb_home_page"}
 CROSS_APP_COLUMNS = {"task_identifier", "category", "task_language", "task_app", "task_description",
@@ -91,8 +106,8 @@ def _single_app_task(row: dict[str, str], where: str, user_map: dict[str, KnownA
         "instruction": row["task_description"].strip(),
         "golden_steps": _int(row["golden_steps"], f"{where}: column golden_steps"),
         "key_components": _literal_list(row["key_component_final"], f"{where}: column key_component_final"),
-        "setup": {"reset": "none"},
-        "tags": ["spa-bench", key],
+        "setup": _snapshot_setup(language),
+        "tags": ["spa-bench", NEEDS_REAL_APPS_TAG, key],
         "source": f"spa-bench:{row['task_identifier'].strip()}",
     }
 
@@ -144,8 +159,9 @@ def _cross_app_task(row: dict[str, str], where: str, split_dirs: list[Path],
         "instruction": row["task_description"].strip(),
         "golden_steps": _int(row["golden_steps"], f"{where}: column golden_steps"),
         "subtasks": _subtasks(split),
-        "setup": {"reset": "none"},
-        "tags": ["spa-bench", row.get("category", "").strip()] if row.get("category") else ["spa-bench"],
+        "setup": _snapshot_setup(language),
+        "tags": ["spa-bench", NEEDS_REAL_APPS_TAG,
+                 *([row["category"].strip()] if row.get("category", "").strip() else [])],
         "source": f"spa-bench:{task_id}",
     }
 

@@ -1,0 +1,56 @@
+"""Before any episode starts: every task's apps must be installed on every device of the run.
+
+Without this, a task whose app is missing fails as a harness error in each of its episodes (all 340
+imported SPA-Bench tasks on a device without their apps), after minutes of resets. Episodes may land on
+any device of the pool, so a package counts as present only when every device has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spa_bench.device.device import Device
+from spa_bench.errors import ConfigError
+from spa_bench.tasks.model import Task
+
+
+@dataclass(frozen=True)
+class MissingApps:
+    task_id: str
+    packages: tuple[str, ...]
+    serials: tuple[str, ...]  # the devices that lack at least one of them
+
+
+def find_missing_apps(tasks: Sequence[Task], devices: Sequence[Device]) -> list[MissingApps]:
+    """Tasks (each once, in order) with packages that some device has not installed (`pm list packages`)."""
+    installed = {device.serial: device.packages() for device in devices}
+    seen: set[str] = set()
+    missing = []
+    for task in tasks:
+        if task.id in seen:
+            continue
+        seen.add(task.id)
+        absent = sorted({p for p in task.packages for have in installed.values() if p not in have})
+        if absent:
+            serials = tuple(s for s, have in installed.items() if any(p not in have for p in absent))
+            missing.append(MissingApps(task.id, tuple(absent), serials))
+    return missing
+
+
+def describe(missing: Sequence[MissingApps], limit: int = 20) -> str:
+    packages = sorted({p for m in missing for p in m.packages})
+    serials = sorted({s for m in missing for s in m.serials})
+    tasks = ", ".join(f"{m.task_id} ({' '.join(m.packages)})" for m in missing[:limit])
+    more = f" and {len(missing) - limit} more" if len(missing) > limit else ""
+    return (f"{len(missing)} task(s) need apps not installed on device(s) {', '.join(serials)}: "
+            f"missing packages {', '.join(packages)}; tasks: {tasks}{more}")
+
+
+def check_apps(tasks: Sequence[Task], devices: Sequence[Device], skip_missing: bool) -> set[str]:
+    """The ids of tasks to leave out (only with `skip_missing`); otherwise refuse the run, naming them."""
+    missing = find_missing_apps(tasks, devices)
+    if missing and not skip_missing:
+        raise ConfigError(describe(missing) + ". Install and log in to these apps on the device(s), or "
+                          "pass --skip-missing-apps to run the other tasks")
+    return {m.task_id for m in missing}
