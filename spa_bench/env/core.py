@@ -10,7 +10,10 @@ every step instead (a denser signal that costs a few device reads per step). `te
 sent `finish`; `truncated`: the step limit (max_steps, else the task's) was reached. An invalid action
 is a step that does nothing (info["valid"] is False, info["error"] says why), as in a benchmark run.
 
-The virtual phone the env starts has its clock frozen (`clock`) so that equal seeds give equal screens.
+The virtual phone the env starts has its clock frozen (`clock`) so that equal seeds give equal screens:
+by default at the minute the env starts ("start"), not at a fixed date, because tasks with relative
+dates ("tomorrow") are checked with sqlite's date('now'), which reads the host's date, while the apps
+read the phone's clock: frozen on another day, the two disagree and those checks fail.
 Task parameters are filled in from (run_seed, repeat), as `spa-bench run --seed` does, so a recorded
 episode is scored from the same task instance by `spa-bench evaluate`.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -52,7 +56,7 @@ from spa_bench.tasks.repository import TaskRecord, TaskRepository, default_tasks
 
 RewardMode = Literal["final", "checks_every_step"]
 REWARD_MODES: tuple[RewardMode, ...] = ("final", "checks_every_step")
-DEFAULT_CLOCK = "2026-01-15T09:30"
+DEFAULT_CLOCK = "start"  # freeze the phone clock at the minute the env starts (UTC)
 
 
 class SpaBenchEnv(gym.Env[dict[str, Any], str]):
@@ -82,6 +86,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         # and never equal twice, so they can be left out (env.timings always holds the last step's).
         self.timings_in_info = timings_in_info
         self.timings: dict[str, float] = {}
+        if clock == "start":
+            clock = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M")
         self.pool: DevicePool = connect_devices([serial]) if serial else \
             start_virtual_pool(1, size=size, processes=phone_process, clock=clock)
         try:

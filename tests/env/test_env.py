@@ -152,3 +152,22 @@ def test_vector_env_with_two_phones(adb_env: dict[str, str]) -> None:
         assert obs["screenshot"].shape == (2, 1200, 540, 3)
     finally:
         envs.close()
+
+
+def test_bad_arguments_are_named_before_any_phone_starts() -> None:
+    from spa_bench.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="reward_mode 'dense'"):
+        SpaBenchEnv(reward_mode="dense")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"unknown task id.*no_such_task"):
+        SpaBenchEnv(["calculator_multiply_en", "no_such_task"])
+
+
+def test_unknown_reset_options_and_tasks_are_refused(env: SpaBenchEnv) -> None:
+    from spa_bench.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="only 'task' and 'repeat'"):
+        env.reset(options={"tsak": "calculator_multiply_en"})
+    with pytest.raises(ConfigError, match="unknown task id 'nope'"):
+        env.reset(options={"task": "nope"})
+
