@@ -171,3 +171,23 @@ def test_unknown_reset_options_and_tasks_are_refused(env: SpaBenchEnv) -> None:
     with pytest.raises(ConfigError, match="unknown task id 'nope'"):
         env.reset(options={"task": "nope"})
 
+
+
+@pytest.mark.slow
+def test_every_task_oracle_1_noop_0(adb_env: dict[str, str]) -> None:
+    """The env reproduces the benchmark's own baseline on every built-in task at the benchmark's screen
+    size (about a minute)."""
+    env = SpaBenchEnv(size="1080x2400")
+    failures = []
+    try:
+        for task in env.task_ids:
+            reward, terminated, _, infos = run_oracle(env, task)
+            if (reward, terminated) != (1.0, True):
+                failures.append(f"{task}: oracle got {reward}: {infos[-1].get('checks')}")
+            env.reset(options={"task": task})
+            _, reward, _, _, _ = env.step({"type": "finish"})
+            if reward != 0.0:
+                failures.append(f"{task}: finishing at once got {reward}")
+    finally:
+        env.close()
+    assert not failures, "\n".join(failures)
