@@ -102,6 +102,28 @@ def coerce_action(raw: Any) -> Action:
     return parse_action(raw)
 
 
+def set_up_task(device: Device, task: Task, settle_s: float = 0.0) -> None:
+    """Put the device in the task's starting state: its reset (snapshot or pm clear), its setup
+    commands, home, its start app. Shared by the runner and the Gymnasium environment (spa_bench.env)."""
+    if task.setup.reset == "snapshot":
+        device.load_snapshot(task.snapshot_name)
+    elif task.setup.reset == "pm_clear":
+        device.clear_packages(task.packages)
+    for command in task.setup.shell:
+        result = device.run(command)
+        if result.exit_code != 0:
+            raise DeviceCommandFailed(f"setup command `{command}` exited {result.exit_code}: "
+                                      f"{result.output.strip()[:300]}", device.serial)
+    if task.setup.home_first:
+        device.press_key("home")
+    package = task.start_package
+    if package:
+        app = next((a for a in task.apps if a.package == package), None)
+        device.open_app(package, app.activity if app else None)
+    if settle_s:
+        time.sleep(settle_s)
+
+
 class EpisodeRunner:
     """Runs one job on one device, writing into the run folder as it goes."""
 
@@ -170,24 +192,7 @@ class EpisodeRunner:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _setup(self) -> None:
-        task, device = self.job.task, self.device
-        if task.setup.reset == "snapshot":
-            device.load_snapshot(task.snapshot_name)
-        elif task.setup.reset == "pm_clear":
-            device.clear_packages(task.packages)
-        for command in task.setup.shell:
-            result = device.run(command)
-            if result.exit_code != 0:
-                raise DeviceCommandFailed(f"setup command `{command}` exited {result.exit_code}: "
-                                          f"{result.output.strip()[:300]}", device.serial)
-        if task.setup.home_first:
-            device.press_key("home")
-        package = task.start_package
-        if package:
-            app = next((a for a in task.apps if a.package == package), None)
-            device.open_app(package, app.activity if app else None)
-        if self.limits.settle_s:
-            time.sleep(self.limits.settle_s)
+        set_up_task(self.device, self.job.task, self.limits.settle_s)
 
     def _context(self) -> TaskContext:
         task, info = self.job.task, self.device.info()

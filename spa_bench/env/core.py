@@ -1,0 +1,266 @@
+"""`SpaBenchEnv`: one phone as a Gymnasium environment.
+
+reset(options={"task": ID, "repeat": K}) loads the task's snapshot and setup (the runner's own
+`set_up_task`) and returns the first observation; without a task it draws one of the env's tasks with
+the env's seeded generator. step(action) carries out one action of spa_bench.actions - its JSON text
+(the action space), its dict form or an Action object. The reward is the task's state checks
+(evaluation/state_checks.py, the ground truth of `spa-bench evaluate`): 1.0 when they all pass at the
+end of the episode, 0.0 otherwise and before the end; reward_mode="checks_every_step" reads them after
+every step instead (a denser signal that costs a few device reads per step). `terminated`: the agent
+sent `finish`; `truncated`: the step limit (max_steps, else the task's) was reached. An invalid action
+is a step that does nothing (info["valid"] is False, info["error"] says why), as in a benchmark run.
+
+The virtual phone the env starts has its clock frozen (`clock`) so that equal seeds give equal screens:
+by default at the minute the env starts ("start"), not at a fixed date, because tasks with relative
+dates ("tomorrow") are checked with sqlite's date('now'), which reads the host's date, while the apps
+read the phone's clock: frozen on another day, the two disagree and those checks fail.
+Task parameters are filled in from (run_seed, repeat), as `spa-bench run --seed` does, so a recorded
+episode is scored from the same task instance by `spa-bench evaluate`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import gymnasium as gym
+import numpy as np
+from pydantic import ValidationError
+
+from spa_bench.actions import Finish
+from spa_bench.agent import TaskContext, opened_app_prefix
+from spa_bench.device.device import Device, InvalidAction
+from spa_bench.device.observation import Observation
+from spa_bench.env.recording import EnvRecording
+from spa_bench.env.spaces import action_space, observation_space, to_space
+from spa_bench.errors import ConfigError
+from spa_bench.evaluation.capture import capture_checks
+from spa_bench.evaluation.state_checks import read_check, score_captured
+from spa_bench.results.schema import (
+    CheckCapture,
+    InstanceInfo,
+    ObservationRef,
+    StepRecord,
+    StepTimings,
+    Termination,
+)
+from spa_bench.runner.episode import _short, coerce_action, now, set_up_task
+from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
+from spa_bench.tasks.apps import resolve_app
+from spa_bench.tasks.model import Task
+from spa_bench.tasks.repository import TaskRecord, TaskRepository, default_tasks_root
+
+RewardMode = Literal["final", "checks_every_step"]
+REWARD_MODES: tuple[RewardMode, ...] = ("final", "checks_every_step")
+DEFAULT_CLOCK = "start"  # freeze the phone clock at the minute the env starts (UTC)
+
+
+class SpaBenchEnv(gym.Env[dict[str, Any], str]):
+    metadata = {"render_modes": ["rgb_array"]}  # noqa: RUF012  (gymnasium's own attribute)
+
+    def __init__(self, tasks: Sequence[str] | None = None, *, serial: str | None = None,
+                 tasks_dir: Path | None = None, size: str = "1080x2400", clock: str | None = DEFAULT_CLOCK,
+                 phone_process: bool = True, reward_mode: RewardMode = "final", max_steps: int | None = None,
+                 settle_s: float = 0.0, record_dir: Path | None = None, agent_name: str = "env",
+                 run_seed: int = 0, render_mode: str | None = None, timings_in_info: bool = True) -> None:
+        if reward_mode not in REWARD_MODES:
+            raise ConfigError(f"reward_mode {reward_mode!r}: expected one of {', '.join(REWARD_MODES)}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(f"render_mode {render_mode!r}: expected 'rgb_array' or None")
+        self.repo = TaskRepository(tasks_dir or default_tasks_root())
+        self._records: dict[str, TaskRecord] = {r.id: r for r in self.repo.index()}
+        wanted = list(tasks) if tasks is not None else sorted(self._records)
+        unknown = [t for t in wanted if t not in self._records]
+        if unknown:
+            raise ConfigError(f"unknown task id(s) {', '.join(unknown)} in {self.repo.root}")
+        if not wanted:
+            raise ConfigError(f"no tasks to draw from in {self.repo.root}")
+        self.task_ids = wanted
+        self.reward_mode, self.max_steps, self.settle_s = reward_mode, max_steps, settle_s
+        self.run_seed, self.render_mode = run_seed, render_mode
+        # Gymnasium's check_env wants equal infos for equal seeds and actions; timings are measurements
+        # and never equal twice, so they can be left out (env.timings always holds the last step's).
+        self.timings_in_info = timings_in_info
+        self.timings: dict[str, float] = {}
+        if clock == "start":
+            clock = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M")
+        self.pool: DevicePool = connect_devices([serial]) if serial else \
+            start_virtual_pool(1, size=size, processes=phone_process, clock=clock)
+        try:
+            self.device: Device = self.pool.devices[0]
+            info = self.device.info()
+            self.observation_space = observation_space(info.screen_width or 0, info.screen_height or 0)
+            self.action_space = action_space()
+            self.recording = EnvRecording(Path(record_dir), agent_name, self.repo.root, run_seed,
+                                          self.device, wanted) if record_dir is not None else None
+        except BaseException:
+            self.pool.close()
+            raise
+        self._loaded: dict[str, Task] = {}
+        self._workdir: tempfile.TemporaryDirectory[str] | None = None  # agents' files when not recording
+        self.task: Task | None = None
+        self.instance: InstanceInfo | None = None
+        self.observation: Observation | None = None  # the last raw observation (what the agent acts on)
+        self._steps, self._done = 0, True
+        self._answer: str | None = None  # the agent's finish answer (answer checks read it)
+        self._pixels: np.ndarray[Any, Any] | None = None
+
+    # -- gymnasium API --------------------------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None,
+              ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = set(options) - {"task", "repeat"}
+        if unknown:
+            raise ConfigError(f"reset options {sorted(unknown)}: only 'task' and 'repeat' are known")
+        task_id = options.get("task") or self.task_ids[int(self.np_random.integers(len(self.task_ids)))]
+        if task_id not in self._records:
+            raise ConfigError(f"reset: unknown task id {task_id!r} in {self.repo.root}")
+        repeat = int(options.get("repeat", 0))
+        self._end_recording("interrupted")  # an episode left unfinished by this reset
+        filled, instance_seed, values = self._task(task_id).instantiate(self.run_seed, repeat)
+        self.task = filled
+        self.instance = InstanceInfo(repeat=repeat, seed=instance_seed, parameters=values)
+        t0 = time.monotonic()
+        set_up_task(self.device, filled, self.settle_s)
+        t1 = time.monotonic()
+        obs = self._observe()
+        t2 = time.monotonic()
+        self._steps, self._done, self._answer = 0, False, None
+        info: dict[str, Any] = {"task": filled.id, "language": filled.language, "repeat": repeat,
+                                "step_limit": self.step_limit, "serial": self.device.serial}
+        self.timings = {"setup_s": t1 - t0, "observe_s": t2 - t1}
+        if self.timings_in_info:
+            info["timings"] = dict(self.timings)
+        if self.recording is not None:
+            info["episode_id"] = self.recording.start(filled, self.instance)
+        return obs, info
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self.task is None or self.observation is None or self._done:
+            raise gym.error.ResetNeeded("call reset() before step() (and again after an episode ends)")
+        index, before = self._steps, self.observation
+        self._steps += 1
+        t0 = time.monotonic()
+        record = StepRecord(index=index, started_at=now(), observation=ObservationRef())
+        info: dict[str, Any] = {"task": self.task.id, "valid": True, "error": None, "gesture": None}
+        terminated = False
+        try:
+            parsed = coerce_action(action)
+        except (ValidationError, ValueError, TypeError, AttributeError) as exc:
+            record.valid, record.invalid_reason, record.raw_action = False, _short(exc), _raw(action)
+            parsed = None
+        if parsed is not None:
+            record.action = parsed
+            if isinstance(parsed, Finish):
+                terminated, self._answer = True, parsed.answer
+                info["termination"] = parsed.status
+            else:
+                try:
+                    record.gesture = self.device.execute(parsed, before, self._resolve_app)
+                except InvalidAction as exc:
+                    record.valid, record.invalid_reason = False, str(exc)
+                if self.settle_s:
+                    time.sleep(self.settle_s)
+        t1 = time.monotonic()
+        obs = self._observe()
+        t2 = time.monotonic()
+        truncated = not terminated and self._steps >= self.step_limit
+        reward, captured = 0.0, None
+        if terminated or truncated or self.reward_mode == "checks_every_step":
+            reward, captured, info["checks"] = self._score()
+        t3 = time.monotonic()
+        record.timings = StepTimings(execute_s=t1 - t0, observe_s=t2 - t1)
+        info.update(valid=record.valid, error=record.invalid_reason,
+                    gesture=record.gesture.model_dump(mode="json") if record.gesture else None,
+                    step=index)
+        self.timings = {"execute_s": t1 - t0, "observe_s": t2 - t1, "checks_s": t3 - t2}
+        if self.timings_in_info:
+            info["timings"] = dict(self.timings)
+        if self.recording is not None:
+            self.recording.step(record, before)
+        if terminated or truncated:
+            self._done = True
+            termination: Termination = info.get("termination", "max_steps")
+            info["termination"] = termination
+            self._end_recording(termination, captured)
+        return obs, reward, terminated, truncated, info
+
+    def render(self) -> np.ndarray[Any, Any] | None:
+        return self._pixels if self.render_mode == "rgb_array" else None
+
+    def close(self) -> None:
+        self._end_recording("interrupted")
+        pool = getattr(self, "pool", None)
+        if pool is not None:
+            pool.close()
+            self.pool = DevicePool([])
+        if getattr(self, "_workdir", None) is not None:
+            self._workdir.cleanup()  # type: ignore[union-attr]
+            self._workdir = None
+        super().close()
+
+    # -- helpers --------------------------------------------------------------------------------------
+    @property
+    def step_limit(self) -> int:
+        assert self.task is not None
+        return self.max_steps or self.task.step_limit
+
+    def context(self) -> TaskContext:
+        """The episode as a TaskContext, to drive spa-bench's own agents (agents/) through the env."""
+        if self.task is None:
+            raise gym.error.ResetNeeded("call reset() first")
+        info = self.device.info()
+        if self.recording is not None and self.recording.recorder is not None:
+            workdir = self.recording.recorder.agent_dir()  # kept with the episode, as in a run
+        else:
+            if self._workdir is None:
+                self._workdir = tempfile.TemporaryDirectory(prefix="spa-bench-env-agent-")
+            workdir = Path(self._workdir.name)
+        return TaskContext(task=self.task, instruction=opened_app_prefix(self.task) + self.task.instruction,
+                           language=self.task.language, max_steps=self.step_limit,
+                           seed=self.instance.seed if self.instance else 0, serial=self.device.serial,
+                           screen_width=info.screen_width or 0, screen_height=info.screen_height or 0,
+                           workdir=workdir)
+
+    def _task(self, task_id: str) -> Task:
+        if task_id not in self._loaded:
+            self._loaded[task_id] = self.repo.load([self._records[task_id]])[0]
+        return self._loaded[task_id]
+
+    def _observe(self) -> dict[str, Any]:
+        assert self.task is not None
+        self.observation = self.device.observe()
+        obs = to_space(self.observation, opened_app_prefix(self.task) + self.task.instruction)
+        self._pixels = obs["screenshot"]
+        return obs
+
+    def _resolve_app(self, name: str) -> str | None:
+        return resolve_app(name, self.device.packages(), self.task.apps if self.task else [])
+
+    def _score(self) -> tuple[float, list[CheckCapture], list[str]]:
+        """The state checks on the device as it is now: (reward, the captured reads, their evidence)."""
+        assert self.task is not None
+        if not self.task.checks:
+            return 0.0, [], [f"task {self.task.id!r} has no state checks: the reward is always 0"]
+        captured = capture_checks(self.task.checks, self.device, read_check)
+        verdict = score_captured(self.task.checks, captured, self._answer)
+        evidence = [e.summary for e in verdict.evidence]
+        if verdict.error is not None:
+            evidence.append(verdict.error.message)
+        return (1.0 if verdict.success else 0.0), captured, evidence
+
+    def _end_recording(self, termination: Termination, captured: list[CheckCapture] | None = None) -> None:
+        if self.recording is None or not self.recording.active:
+            return
+        if captured is None and termination != "interrupted" and self.task is not None and self.task.checks:
+            captured = capture_checks(self.task.checks, self.device, read_check)
+        self.recording.finish(termination, self.observation, self._answer, captured)
+
+
+def _raw(action: Any) -> Any:
+    return action if isinstance(action, str | dict | list | int | float | None) else repr(action)[:2000]
