@@ -105,3 +105,17 @@ def test_the_shell_user_cannot_open_app_databases(sh: Shell, phone: FakePhone) -
     assert run(sh, f"sqlite3 {DB} 'select 1'") == \
         ("", f'Error: unable to open database "{DB}": unable to open database file\n', 1)
 
+
+
+def test_now_is_the_phones_clock(phone: FakePhone) -> None:
+    """date('now') and friends read the phone's clock (frozen by --phone-clock, or set by a task), as the
+    apps that wrote the rows do; other arguments and modifiers behave as SQLite's own functions."""
+    import datetime
+
+    phone.now = lambda: datetime.datetime(2026, 1, 15, 9, 30, 5)  # type: ignore[attr-defined]
+    sh = Shell(phone)
+    query = ("select date('now'), datetime('NOW', '+1 day', 'start of day'), date(), "
+             "strftime('%H:%M', 'now'), date('2020-02-29', '+1 year'), "
+             "unixepoch('now') - unixepoch('2026-01-15')")
+    out, err, code = run(sh, f'sqlite3 :memory: "{query}"')
+    assert (out, err, code) == ("2026-01-15|2026-01-16 00:00:00|2026-01-15|09:30|2021-03-01|34205\n", "", 0)
