@@ -24,7 +24,7 @@ from spa_bench.agent.frames import Frame, FrameSpec
 from spa_bench.agent.native import NativeAction, NativeActionError, Verb
 from spa_bench.agent.native_agent import NativeAgent, Screen
 from spa_bench.device.observation import Observation
-from spa_bench.models import ModelReply
+from spa_bench.models import ModelClient, ModelReply
 from spa_bench.models.config import ImageSettings
 from spa_bench.models.messages import Message, encode_image, text_part
 from spa_bench.results.schema import TokenUsage
@@ -111,6 +111,15 @@ class AWScreen(Screen):
     summary_request: list[Message] | None
 
 
+def summarise_previous_step(client: ModelClient, request: list[Message], action_text: str,
+                            summaries: list[str]) -> ModelReply:
+    """AndroidWorld's summary call for the step before (asked once its after-screen is known); the
+    summary joins the history in AndroidWorld's words. Shared by M3A/T3A and SeeAct-V's AndroidWorld agent."""
+    reply = client.chat(request)
+    summaries.append(f"Action selected: {action_text}. {reply.text}")
+    return reply
+
+
 @dataclass(frozen=True)
 class _Done:
     """The last carried-out action, waiting for its summary at the start of the next step."""
@@ -147,9 +156,9 @@ class AndroidWorldAgent(NativeAgent):
         screen = self.screen(observation)
         usage, model_s, output = TokenUsage(), 0.0, ""
         if screen.summary_request is not None and self.done is not None:
-            summary = self.client.chat(screen.summary_request)
+            summary = summarise_previous_step(self.client, screen.summary_request, self.done.action_text,
+                                              self.summaries)
             usage, model_s = usage + summary.usage, model_s + summary.model_s
-            self.summaries.append(f"Action selected: {self.done.action_text}. {summary.text}")
             output = f"[summary] {summary.text}\n\n[action] "
             self.done = None
         reply = self.client.chat(self.messages(observation, screen))

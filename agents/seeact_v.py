@@ -65,7 +65,7 @@ from spa_bench.models.messages import Message, encode_image, text_part
 from spa_bench.results.schema import TokenUsage
 
 from . import aw_actions
-from .aw_agent import ALL_VERBS, RAW_PNG, ElementFrame, prompt_message, screen_frame
+from .aw_agent import ALL_VERBS, RAW_PNG, ElementFrame, prompt_message, screen_frame, summarise_previous_step
 from .aw_elements import label_corner
 from .seeact_v_prompts import SEEACT_V_ACTION_TEMPLATE, SEEACT_V_SUMMARY_TEMPLATE, UGROUND_GROUNDING_TEMPLATE
 
@@ -228,9 +228,9 @@ class SeeActVAgent(NativeAgent):
         screen = self.screen(observation)
         usage, model_s, output = TokenUsage(), 0.0, ""
         if screen.summary_request is not None and self.done is not None:
-            reply = self.client.chat(screen.summary_request)
+            reply = summarise_previous_step(self.client, screen.summary_request, self.done.action_text,
+                                            self.summaries)
             usage, model_s = usage + reply.usage, model_s + reply.model_s
-            self.summaries.append(f"Action selected: {self.done.action_text}. {reply.text}")
             output = f"[summary] {reply.text}\n\n"
             self.done = None
         planned = self.client.chat(self.messages(observation, screen))
