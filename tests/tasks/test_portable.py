@@ -1,6 +1,7 @@
 """The portable suite: at least 40 tasks per language, every one audited to read only what a stock
 Android 14 emulator image has (spa_bench.tasks.portable), oracle 100% and noop 0% on the virtual phone in
-one run, and the same oracle on a real emulator (opt-in: SPA_BENCH_DEVICE=SERIAL, `-m device`)."""
+one run, and on a real emulator (opt-in: SPA_BENCH_DEVICE=SERIAL, `-m device`): every check's read
+answered by the stock providers, and the oracle at 100%."""
 
 from __future__ import annotations
 
@@ -107,17 +108,57 @@ def test_portable_suite_oracle_succeeds_and_noop_fails(tmp_path: Path) -> None:
 
 @pytest.mark.device
 def test_portable_suite_oracle_on_a_real_emulator(tmp_path: Path) -> None:
-    """On an emulator (SPA_BENCH_DEVICE=SERIAL, e.g. 127.0.0.1:15555 from docker/'s farm.json): the
-    oracle's golden scripts and the checks of every portable task, expected 100% as on the virtual phone.
-    Not run where this was written (no emulator); see docker/README.md for what the image must hold."""
+    """On an emulator (SPA_BENCH_DEVICE=SERIAL, e.g. 127.0.0.1:15555 from docker/'s farm.json, with
+    SPA_BENCH_CONSOLE_PORT=15554 for its snapshot resets; emulator-N serials name their own): the oracle's
+    golden scripts and the checks of every portable task, expected 100% as on the virtual phone. Not run
+    on an emulator where this was written (none there); docker/README.md says what the image must hold."""
     from spa_bench.runner.config import AgentConfig, RunConfig
     from spa_bench.runner.run import run_benchmark
 
     serial = os.environ["SPA_BENCH_DEVICE"]
+    console = os.environ.get("SPA_BENCH_CONSOLE_PORT")
     result = run_benchmark(RunConfig(filter=TaskFilter(suites=["portable"]), tasks_dir=TASKS,
                                      agents=[AgentConfig(agent="oracle")], devices=[serial],
+                                     console_ports={serial: int(console)} if console else {},
                                      out=tmp_path / "results"))
     logs = {log.episode_id: log for log in result.logs}
     assert len(logs) == len(_portable_tasks()), result.summary.undone
     bad = failures(logs, "oracle", True)
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.device
+def test_portable_checks_are_answered_by_a_real_emulator() -> None:
+    """Each read a portable check makes, run on the emulator as root: the provider knows the URI and the
+    columns (`content query` prints rows or "No result found.", not "Error while accessing provider"),
+    sqlite3 exists and finds DeskClock's tables, `settings get` and `getprop` answer. This needs no seeded
+    data and no app UI, so it tells a schema mismatch apart from everything else."""
+    from spa_bench.device.device import Device, start_adb_server
+    from spa_bench.evaluation.state_checks import (
+        ContentQueryFailed,
+        content_query_command,
+        parse_content_rows,
+        sqlite_command,
+    )
+
+    start_adb_server()
+    device = Device(os.environ["SPA_BENCH_DEVICE"])
+    assert device.become_root(), "adb root refused: a google_apis (userdebug) image is needed"
+    problems: list[str] = []
+    for task in _portable_tasks():
+        for check in task.instantiate(7)[0].checks:
+            if check.type == "content_query":
+                command = content_query_command(check.uri, check.projection, check.where)
+                try:
+                    parse_content_rows(device.shell(command))
+                except ContentQueryFailed as exc:
+                    problems.append(f"{task.id}: {command}: {exc}")
+            elif check.type == "sqlite":
+                result = device.run(sqlite_command(check.db, check.query))
+                if result.exit_code != 0:
+                    problems.append(f"{task.id}: sqlite3 {check.db}: {result.output.strip()[:200]}")
+            elif check.type == "shell" and check.command.split()[0] in ("settings", "getprop"):
+                result = device.run(check.command)
+                if result.exit_code != 0:
+                    problems.append(f"{task.id}: {check.command}: exit {result.exit_code}")
+    assert not problems, "\n".join(problems)
