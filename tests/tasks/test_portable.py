@@ -123,6 +123,8 @@ def test_portable_suite_oracle_on_a_real_emulator(tmp_path: Path) -> None:
                                      out=tmp_path / "results"))
     logs = {log.episode_id: log for log in result.logs}
     assert len(logs) == len(_portable_tasks()), result.summary.undone
+    errored = [f"{log.episode_id}: {[e.message for e in log.errors]}" for log in logs.values() if log.errors]
+    assert not errored, "\n".join(errored)
     bad = failures(logs, "oracle", True)
     assert not bad, "\n".join(bad)
 
@@ -133,17 +135,16 @@ def test_portable_checks_are_answered_by_a_real_emulator() -> None:
     columns (`content query` prints rows or "No result found.", not "Error while accessing provider"),
     sqlite3 exists and finds DeskClock's tables, `settings get` and `getprop` answer. This needs no seeded
     data and no app UI, so it tells a schema mismatch apart from everything else."""
-    from spa_bench.device.device import Device, start_adb_server
     from spa_bench.evaluation.state_checks import (
         ContentQueryFailed,
         content_query_command,
         parse_content_rows,
         sqlite_command,
     )
+    from spa_bench.runner.pool import connect_devices
 
-    start_adb_server()
-    device = Device(os.environ["SPA_BENCH_DEVICE"])
-    assert device.become_root(), "adb root refused: a google_apis (userdebug) image is needed"
+    device = connect_devices([os.environ["SPA_BENCH_DEVICE"]]).devices[0]  # as a run does: adb root
+    assert device.run("id -u").output.strip() == "0", "adb root refused: a userdebug image is needed"
     problems: list[str] = []
     for task in _portable_tasks():
         for check in task.instantiate(7)[0].checks:
