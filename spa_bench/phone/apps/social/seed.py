@@ -1,7 +1,7 @@
 """Circle's seeded people and posts, one set per language (the feed shows the phone's language), with
 look-alike names on purpose (Chloe Kim / Chloe Kimball, Alice Chen / Alice Cheng, 林小满 / 林小蛮,
 王芳 / 王方). Times are offsets back from the phone's clock when the database is created; three posts
-announce events a few days ahead, and their text carries that date."""
+per language announce events the day after tomorrow, and their text carries that date."""
 
 from __future__ import annotations
 
@@ -333,7 +333,7 @@ POSTS: tuple[SeedPost, ...] = (
         45,
         20,
         (C(22, "See you there!", 35),),
-        event_days=3,
+        event_days=2,
     ),
     SeedPost(
         16,
@@ -356,7 +356,7 @@ POSTS: tuple[SeedPost, ...] = (
         31,
         7,
         (C(17, "I'll bring cookies", 16),),
-        event_days=5,
+        event_days=2,
     ),
     SeedPost(
         18,
@@ -367,7 +367,7 @@ POSTS: tuple[SeedPost, ...] = (
         "scene:concert",
         203,
         14,
-        event_days=7,
+        event_days=2,
     ),
     SeedPost(
         19,
@@ -404,6 +404,7 @@ POSTS: tuple[SeedPost, ...] = (
             C(10, "Rustic is the best kind", 20),
             C(11, "Looks great!", 45),
             C(19, "Send me the starter recipe", 90),
+            C(14, "Bread twins! I baked one yesterday", 130),
         ),
         likers=(10, 14, 11),
     ),
@@ -416,7 +417,7 @@ POSTS: tuple[SeedPost, ...] = (
         "scene:sunset",
         18,
         120,
-        (C(11, "Join us Saturday!", 33),),
+        (C(11, "Join us Saturday!", 33), C(12, "Which trail is that?", 70), C(17, "Gorgeous sky", 140)),
         likers=(11, 13),
     ),
     SeedPost(
@@ -428,7 +429,11 @@ POSTS: tuple[SeedPost, ...] = (
         "",
         5,
         240,
-        (C(18, "Try Valencia Cyclery", 60), C(12, "+1 Valencia", 95)),
+        (
+            C(18, "Try Valencia Cyclery", 60),
+            C(12, "+1 Valencia", 95),
+            C(15, "Ask for Sam at Valencia, he fixed mine in a day", 180),
+        ),
     ),
     # -- 中文 ------------------------------------------------------------------------------------
     SeedPost(
@@ -557,7 +562,7 @@ POSTS: tuple[SeedPost, ...] = (
         233,
         20,
         (C(43, "报名！", 31),),
-        event_days=3,
+        event_days=2,
     ),
     SeedPost(
         115,
@@ -579,7 +584,7 @@ POSTS: tuple[SeedPost, ...] = (
         142,
         7,
         (C(36, "我带点心", 15),),
-        event_days=5,
+        event_days=2,
     ),
     SeedPost(
         117,
@@ -590,7 +595,7 @@ POSTS: tuple[SeedPost, ...] = (
         "scene:concert",
         1890,
         14,
-        event_days=7,
+        event_days=2,
     ),
     SeedPost(118, 41, "zh", "今天的插花作品，第一次尝试日式风格", "插花", "scene:flowers", 88, 22),
     SeedPost(119, 42, "zh", "新入手的咖啡机，终于可以在家做拿铁了", "咖啡", "scene:coffee", 45, 6),
@@ -614,7 +619,7 @@ POSTS: tuple[SeedPost, ...] = (
         "scene:bread",
         36,
         28,
-        (C(30, "卖相很好啦", 18), C(31, "看起来好好吃", 47), C(38, "求配方", 88)),
+        (C(30, "卖相很好啦", 18), C(31, "看起来好好吃", 47), C(38, "求配方", 88), C(34, "看着就很松软", 126)),
         likers=(30, 34, 31),
     ),
     SeedPost(
@@ -626,7 +631,7 @@ POSTS: tuple[SeedPost, ...] = (
         "scene:sunset",
         22,
         120,
-        (C(33, "构图不错！", 30),),
+        (C(33, "构图不错！", 30), C(32, "在哪拍的？", 66), C(36, "好美", 150)),
         likers=(33, 31),
     ),
     SeedPost(
@@ -638,6 +643,6 @@ POSTS: tuple[SeedPost, ...] = (
         "",
         4,
         240,
-        (C(37, "望京那家捷安特不错", 58), C(32, "+1", 90)),
+        (C(37, "望京那家捷安特不错", 58), C(32, "+1", 90), C(41, "我知道一家，回头发你", 175)),
     ),
 )
