@@ -197,7 +197,7 @@ class MainActivity(SocialActivity):
                 rows.append(row)
                 y = row.bounds.bottom
         else:
-            needle = query.lstrip("#").casefold()
+            needle = query.strip("#").strip().casefold()
             people = [
                 u
                 for u in self.app.store.users(self.lang)
