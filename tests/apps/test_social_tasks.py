@@ -134,7 +134,7 @@ def _social_tasks() -> tuple[list[str], list[str]]:
 @pytest.mark.usefixtures("adb_env")
 def test_oracle_passes_noop_fails_on_every_instance(tmp_path: Path) -> None:
     fixed, drawn = _social_tasks()
-    assert len(fixed) + len(drawn) >= 15 and len(drawn) >= 0.9 * (len(fixed) + len(drawn))
+    assert len(fixed) + len(drawn) == 46 and len(drawn) >= 0.9 * (len(fixed) + len(drawn))
     logs = run_suite([], tmp_path / "drawn", ["oracle", "noop"], ids=drawn, repeats=3)
     if fixed:
         logs.update(run_suite([], tmp_path / "fixed", ["oracle", "noop"], ids=fixed))
