@@ -111,6 +111,35 @@ def test_compose_with_a_picked_photo(tmp_path: Path) -> None:
         FIRST_NEW_ID, "周末野餐", "周末去哪儿", "/sdcard/Pictures/猫咪.jpg", "friends")
 
 
+def test_a_real_photo_shows_its_own_pixels(tmp_path: Path) -> None:
+    """A decodable image in DCIM is drawn from its pixels; the seeded placeholders get a drawn scene."""
+    from PIL import Image
+
+    fs = VirtualFS(tmp_path / "fs")
+    phone = PhoneOS(PhoneConfig(locale="en"), fs)
+    Image.new("RGB", (64, 48), (255, 0, 0)).save(fs.host_path("/sdcard/DCIM/Camera/IMG_20991231_235959.png"))
+    phone.start_activity(PKG, "com.spa.social.ComposeActivity")
+    tap(phone, "add_photo")
+    tiles = [v for v in phone.frame().views() if v.rid == f"{PKG}:id/photo_item"]
+    assert tiles[0].desc == "/sdcard/DCIM/Camera/IMG_20991231_235959.png"  # newest first
+    x, y = tiles[0].bounds.left + tiles[0].bounds.width // 2, tiles[0].bounds.top + tiles[0].bounds.width // 2
+    assert phone.screenshot().convert("RGB").getpixel((x, y)) == (255, 0, 0)
+    x, y = tiles[1].bounds.left + tiles[1].bounds.width // 2, tiles[1].bounds.top + tiles[1].bounds.width // 2
+    assert phone.screenshot().convert("RGB").getpixel((x, y)) != (255, 0, 0)
+
+
+def test_notifications_list_likes_and_comments_on_my_posts(tmp_path: Path) -> None:
+    phone = PhoneOS(PhoneConfig(locale="en"), VirtualFS(tmp_path / "fs"))
+    notices = store_of(phone).notices("en")
+    assert {n.post_id for n in notices} == {22, 23, 24}
+    assert [n.created_at for n in notices] == sorted((n.created_at for n in notices), reverse=True)
+    assert sum(n.kind == "like" for n in notices) == 5 and all(n.who.id != 1 for n in notices)
+    phone.start_activity(PKG)
+    tap(phone, "nav_notifications")
+    # newest first: Sofia's comment came 26 hours ago, under the sourdough posted 28 hours ago
+    assert texts(phone, "notification_text")[0] == "Sofia Rossi commented: Bread twins! I baked one yesterday"
+
+
 def test_share_a_post_to_chat(tmp_path: Path) -> None:
     phone = PhoneOS(PhoneConfig(locale="en"), VirtualFS(tmp_path / "fs"))
     chat = phone.apps["com.spa.chat"].store  # type: ignore[attr-defined]
