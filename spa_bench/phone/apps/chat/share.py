@@ -1,6 +1,7 @@
 """The share target (`com.spa.chat.ShareActivity`): what the Shop's Share button opens. It lists
 recent chats and all contacts; choosing one asks for confirmation (with an optional note) and sends
-the product as a card, then returns to the app that shared it."""
+the product as a card (or, for shared text such as a web page or a place, the text as a message), then
+returns to the app that shared it."""
 
 from __future__ import annotations
 
@@ -49,9 +50,13 @@ class ShareActivity(ChatActivity):
             return
         args = self.record.args
         now = self.now_ms()
-        self.app.store.send(
-            contact.id, now, self.title, "product", str(args.get("sku", "")), float(args.get("price", 0) or 0)
-        )
+        if args.get("text"):  # shared text (a web page, a place): sent as a text message
+            self.app.store.send(contact.id, now, str(args["text"]))
+        else:
+            self.app.store.send(
+                contact.id, now, self.title, "product", str(args.get("sku", "")),
+                float(args.get("price", 0) or 0),
+            )
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
@@ -110,7 +115,7 @@ class ShareActivity(ChatActivity):
             card.add(
                 TextView(
                     Rect(pic + kit.dp(20), kit.dp(6), width - kit.dp(8), kit.dp(74)),
-                    self.title,
+                    str(self.record.args.get("text") or self.title),
                     kit.body_medium,
                     p.on_surface,
                     max_lines=2,
