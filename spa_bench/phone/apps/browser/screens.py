@@ -140,7 +140,7 @@ class BrowserActivity(BrowserBase):
     def share_to(self, target: tuple[str, str]) -> None:
         tab = self.app.store.active_tab()
         self.set_ui("dialog", None)
-        text = f"{tab.title}\n{tab.url}"
+        text = f"{tab.title} {tab.url}"  # one line: the Messages compose box is a single-line field
         package, activity = target
         if package == CHAT_SHARE[0]:
             args = {"text": text, "title_en": tab.title, "title_zh": tab.title, "caller": self.ctx.package}

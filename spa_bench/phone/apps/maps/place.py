@@ -26,7 +26,8 @@ class PlaceActivity(MapsActivity):
         return self.app.store.by_key.get(str(self.record.args.get("place", "")))
 
     def share_text(self, place: Place) -> str:
-        return f"{place.name}\n{place.address}"
+        # one line: the Messages compose box is a single-line field
+        return f"{place.name}, {place.address}"
 
     def share_to(self, target: tuple[str, str]) -> None:
         place = self.place
