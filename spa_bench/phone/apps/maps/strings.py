@@ -7,7 +7,7 @@ from spa_bench.phone.i18n import Strings
 STRINGS = Strings(
     {
         "app_name": ("Maps", "地图"),
-        "search_hint": ("Search here", "搜索地点"),
+        "search_hint": ("Search Maps", "搜索地图"),
         "tab_explore": ("Explore", "探索"),
         "tab_saved": ("Saved", "收藏"),
         "recent": ("Recent searches", "最近搜索"),
