@@ -20,7 +20,9 @@ ID = f"{PKG}:id/"
 def test_urls_and_search() -> None:
     assert normalise("Openpedia.org/wiki/Mount_Everest") == "https://openpedia.org/wiki/Mount_Everest"
     assert normalise("lotusgarden.com") == "https://lotusgarden.com/"
-    assert looks_like_url("baydaily.com") and looks_like_url("http://x.y") and not looks_like_url("night market")
+    assert (
+        looks_like_url("baydaily.com") and looks_like_url("http://x.y") and not looks_like_url("night market")
+    )
     assert not looks_like_url("end.")
     assert resolve("https://openpedia.org/wiki/Eiffel_Tower").page is not None
     assert resolve("https://no-such-host.example/").error == "unresolved"
@@ -28,7 +30,7 @@ def test_urls_and_search() -> None:
     assert resolve(search_url("a b")).page is None and resolve(search_url("a b")).error == ""
     titles = [hit.page.title for hit in search("golden gate")]
     assert titles[0] == "Golden Gate Bridge - Openpedia"  # a title hit ranks first
-    assert [h.page.title for h in search("西湖")][0] == "西湖 - 开放百科"
+    assert next(h.page.title for h in search("西湖")) == "西湖 - 开放百科"
     assert search("zzzz nothing") == [] and search("  ") == []
 
 
@@ -69,8 +71,9 @@ def test_bookmarks_history_forms(store: BrowserStore) -> None:
     assert len(store.history()) == 7
     store.clear_history()
     assert store.history() == []
-    ref = store.submit_form("lotus_reservation", "https://lotusgarden.com/reserve", {"name": "Al", "party": "2"}, 13,
-                            "LR")
+    ref = store.submit_form(
+        "lotus_reservation", "https://lotusgarden.com/reserve", {"name": "Al", "party": "2"}, 13, "LR"
+    )
     assert ref == "LR-1001" and store.submission(ref) == {"name": "Al", "party": "2"}
 
 
@@ -111,17 +114,24 @@ def test_address_bar_back_and_forms(tmp_path: Path) -> None:
     assert phone.toast_message == "Please choose Topic"
     _tap(phone, ID + "option_topic_Events")
     _tap(phone, ID + "submit")
-    assert store.submission("LF-1001") == {"name": "Ana", "email": "ana@example.com", "topic": "Events",
-                                           "message": "Hi"}
+    assert store.submission("LF-1001") == {
+        "name": "Ana",
+        "email": "ana@example.com",
+        "topic": "Events",
+        "message": "Hi",
+    }
     assert _visible(phone, ID + "confirm_text") == [
-        "Thanks, Ana. We received your message about Events. Reference: LF-1001."]
+        "Thanks, Ana. We received your message about Events. Reference: LF-1001."
+    ]
 
 
 def test_share_page_to_chat(tmp_path: Path) -> None:
     phone = PhoneOS(PhoneConfig(locale="zh"), VirtualFS(tmp_path / "fs"))
     chat = phone.apps["com.spa.chat"].store  # type: ignore[attr-defined]
     phone.start_activity(PKG)
-    phone.start_activity(PKG, "com.android.browser.BrowserActivity", {"url": "https://zh.openpedia.org/wiki/gugong"})
+    phone.start_activity(
+        PKG, "com.android.browser.BrowserActivity", {"url": "https://zh.openpedia.org/wiki/gugong"}
+    )
     _tap(phone, ID + "menu_button")
     _tap(phone, ID + "menu_share")
     _tap(phone, ID + "share_chat")
@@ -131,4 +141,28 @@ def test_share_page_to_chat(tmp_path: Path) -> None:
     assert phone.current_focus()[0] == PKG  # back in the app that shared
     lilei = next(c for c in chat.contacts() if c.name == "李雷")
     last = chat.messages(lilei.id)[-1]
-    assert (last.type, last.body, last.id) == ("text", "故宫 - 开放百科 https://zh.openpedia.org/wiki/gugong", 1001)
+    assert (last.type, last.body, last.id) == (
+        "text",
+        "故宫 - 开放百科 https://zh.openpedia.org/wiki/gugong",
+        1001,
+    )
+
+
+def test_a_toast_does_not_take_taps(tmp_path: Path) -> None:
+    """Toasts are not touchable on Android: a tap on a button under one reaches the button."""
+    phone = PhoneOS(PhoneConfig(locale="en"), VirtualFS(tmp_path / "fs"))
+    phone.start_activity(
+        PKG, "com.android.browser.BrowserActivity", {"url": "https://lotusgarden.com/reserve"}
+    )
+    for rid, text in (("field_name", "Al"), ("field_phone", "123"), ("field_date", "2024-07-26")):
+        _tap(phone, ID + rid)
+        phone.input_text(text)
+    phone.press_key(4)
+    _tap(phone, ID + "option_party_2")
+    _tap(phone, ID + "option_time_18_00")
+    phone.show_toast("Sent")
+    button = phone.frame().find(rid=ID + "submit")
+    toast = next(w for w in phone.frame().windows if w.name == "Toast")
+    assert button is not None and not toast.root.bounds.intersect(button.bounds).empty  # it covers the button
+    phone.tap(*button.bounds.center)
+    assert phone.apps[PKG].store.active_tab().url == "https://lotusgarden.com/reserve?ref=LR-1001"  # type: ignore[attr-defined]

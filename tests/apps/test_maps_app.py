@@ -27,7 +27,9 @@ def test_routes() -> None:
     assert by_mode["walk"].metres < by_mode["drive"].metres  # driving detours more than walking
     assert route(HERE["sf"], HERE["sf"], "walk").minutes == 1  # never "0 min"
     assert distance_text(2414, imperial=True) == "1.5 mi" and distance_text(20, imperial=True) == "66 ft"
-    assert distance_text(1869, imperial=False) == "1.9 公里" and distance_text(620, imperial=False) == "620 米"
+    assert (
+        distance_text(1869, imperial=False) == "1.9 公里" and distance_text(620, imperial=False) == "620 米"
+    )
     assert duration_text(63, zh=False) == "1 hr 3 min" and duration_text(23, zh=True) == "23 分钟"
 
 
@@ -39,8 +41,12 @@ def store(tmp_path: Path) -> MapsStore:
 
 
 def test_search_and_saved_lists(store: MapsStore) -> None:
-    assert [p.key for p in store.search("sf", "coffee")] == ["philz_24th", "blue_bottle_hayes", "blue_bottle_mint"]
-    assert [p.key for p in store.search("sh", "咖啡")][0] == "starbucks_roastery"
+    assert [p.key for p in store.search("sf", "coffee")] == [
+        "philz_24th",
+        "blue_bottle_hayes",
+        "blue_bottle_mint",
+    ]
+    assert next(p.key for p in store.search("sh", "咖啡")) == "starbucks_roastery"
     assert store.search("sh", "coffee") == [] and store.search("sf", "") == []
     lists = store.lists()
     assert [(lst.id, lst.kind) for lst in lists] == [(1, "favorites"), (2, "want_to_go")]
@@ -75,7 +81,9 @@ def test_directions_from_another_place(tmp_path: Path) -> None:
     shown = phone.frame().find(rid=ID + "route_time")
     assert shown is not None and shown.text == f"{expected.minutes} min"
     with phone.apps[PKG].store.db() as conn:  # type: ignore[attr-defined]
-        last = conn.execute("SELECT origin, destination, mode, minutes FROM routes ORDER BY _id DESC").fetchone()
+        last = conn.execute(
+            "SELECT origin, destination, mode, minutes FROM routes ORDER BY _id DESC"
+        ).fetchone()
     assert tuple(last) == ("pier_39", "sfmoma", "cycle", expected.minutes)
     _tap(phone, ID + "swap")
     shown = phone.frame().find(rid=ID + "origin")

@@ -16,7 +16,13 @@ from spa_bench.phone.vfs import VirtualFS
 pytestmark = pytest.mark.slow
 
 EXPECTED = {
-    ("en", "com.android.browser"): ["Searchly", "Search or type web address", "Shortcuts", "Openpedia", "Bay Daily"],
+    ("en", "com.android.browser"): [
+        "Searchly",
+        "Search or type web address",
+        "Shortcuts",
+        "Openpedia",
+        "Bay Daily",
+    ],
     ("zh", "com.android.browser"): ["Searchly", "搜索或输入网址", "快捷方式", "开放百科", "晨报网"],
     ("en", "com.spa.maps"): ["Search Maps", "Coffee", "Restaurants", "Explore", "Saved"],
     ("zh", "com.spa.maps"): ["搜索地图", "咖啡", "餐厅", "探索", "收藏"],

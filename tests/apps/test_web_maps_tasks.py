@@ -18,8 +18,7 @@ CROSS_FILES = ("web_maps_en.yaml", "web_maps_zh.yaml")
 
 def my_task_ids() -> tuple[list[str], list[str]]:
     """(fixed, parameterised) ids of the Browser, Maps and their cross-app tasks."""
-    records = [r for r in TaskRepository(TASKS).index()
-               if r.suite in MINE or r.file.name in CROSS_FILES]
+    records = [r for r in TaskRepository(TASKS).index() if r.suite in MINE or r.file.name in CROSS_FILES]
     return ([r.id for r in records if not r.parameterised], [r.id for r in records if r.parameterised])
 
 

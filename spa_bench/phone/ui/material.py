@@ -332,7 +332,8 @@ class Kit:
     def toast(self, screen: Rect, message: str, bottom: int) -> View:
         p = self.palette
         size = self.body_medium
-        w = min(screen.width - self.dp(48), round(_text_w(message, size)) + self.dp(32))
+        # 32dp of padding plus a little slack, so a short message is not ellipsized by rounding
+        w = min(screen.width - self.dp(48), round(_text_w(message, size)) + self.dp(36))
         h = self.dp(48)
         cx = screen.center[0]
         rect = Rect(cx - w // 2, bottom - self.dp(64) - h, cx - w // 2 + w, bottom - self.dp(64))

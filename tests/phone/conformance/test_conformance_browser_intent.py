@@ -65,7 +65,8 @@ def test_view_https_without_the_browser_is_refused(captures: Path, tmp_path: Pat
         assert text == (
             "Starting: Intent { act=android.intent.action.VIEW dat=https://example.com/... }\n"
             "Error: Activity not started, unable to resolve Intent { act=android.intent.action.VIEW "
-            "dat=https://example.com/... flg=0x10000000 }\n")
+            "dat=https://example.com/... flg=0x10000000 }\n"
+        )
         ours, theirs = REFUSED.search(text), REFUSED.search(real)
         assert ours and theirs
         # the flag Android adds when it refuses (FLAG_ACTIVITY_NEW_TASK), after the action, as in the capture

@@ -143,7 +143,14 @@ class BrowserActivity(BrowserBase):
         text = f"{tab.title} {tab.url}"  # one line: the Messages compose box is a single-line field
         package, activity = target
         if package == CHAT_SHARE[0]:
-            args = {"text": text, "title_en": tab.title, "title_zh": tab.title, "caller": self.ctx.package}
+            args = {
+                "text": text,
+                "title_en": tab.title,
+                "title_zh": tab.title,
+                "caller": self.ctx.package,
+                "glyph": "public",
+                "hue": "blue",
+            }
         else:
             args = {"sms_body": text}
         self.ctx.start_activity(activity, args, package=package)
