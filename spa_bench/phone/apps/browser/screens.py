@@ -4,7 +4,6 @@ for links from other apps."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
@@ -20,6 +19,7 @@ from spa_bench.phone.apps.browser.web import (
     resolve,
     search_url,
 )
+from spa_bench.phone.apps.sharing import TextTarget, share_sheet, share_text
 from spa_bench.phone.apps.shop.widgets import icon_button
 from spa_bench.phone.ui import FRAME, LINEAR, Rect, TextView, View
 from spa_bench.phone.ui.menu import MenuItem
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from spa_bench.phone.apps.browser import BrowserApp
 
 PACKAGE = "com.android.browser"
-CHAT_SHARE = ("com.spa.chat", "com.spa.chat.ShareActivity")
-MESSAGES_SHARE = ("com.android.messaging", "com.android.messaging.ui.conversation.NewConversationActivity")
 
 
 class BrowserBase(Activity):
@@ -137,23 +135,10 @@ class BrowserActivity(BrowserBase):
             self.ctx.toast(self.t("bookmarked"))
         self.ctx.invalidate()
 
-    def share_to(self, target: tuple[str, str]) -> None:
+    def share_to(self, target: TextTarget) -> None:
         tab = self.app.store.active_tab()
         self.set_ui("dialog", None)
-        text = f"{tab.title} {tab.url}"  # one line: the Messages compose box is a single-line field
-        package, activity = target
-        if package == CHAT_SHARE[0]:
-            args = {
-                "text": text,
-                "title_en": tab.title,
-                "title_zh": tab.title,
-                "caller": self.ctx.package,
-                "glyph": "public",
-                "hue": "blue",
-            }
-        else:
-            args = {"sms_body": text}
-        self.ctx.start_activity(activity, args, package=package)
+        share_text(self, target, f"{tab.title} {tab.url}", tab.title, "public", "blue")
 
     def choose(self, name: str, value: str) -> None:
         self.set_ui(f"opt:{name}", value)
@@ -277,32 +262,7 @@ class BrowserActivity(BrowserBase):
         return root
 
     def _share_dialog(self, area: Rect) -> View:
-        kit = self.kit
-        width = area.width - kit.dp(96)
-        rows: list[View] = []
-        for i, (key, target, icon) in enumerate(
-            (("share_chat", CHAT_SHARE, "chat"), ("share_messages", MESSAGES_SHARE, "message"))
-        ):
-            y = i * kit.dp(56)
-            rows.append(
-                kit.list_item(
-                    Rect(0, 0, width, kit.dp(56)),
-                    y,
-                    self.t(key),
-                    icon=icon,
-                    hue="green" if i == 0 else "blue",
-                    on_click=partial(self.share_to, target),
-                    rid=RID + f"share_{key[6:]}",
-                )
-            )
-        return kit.dialog(
-            area,
-            self.t("share_via"),
-            rows,
-            [(self.t("cancel"), self.setter("dialog", None))],
-            self.setter("dialog", None),
-            body_height=kit.dp(112),
-        )
+        return share_sheet(self, area, RID, self.share_to, self.setter("dialog", None))
 
 
 def shown_url(url: str) -> str:

@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from spa_bench.phone.apps.base import App, AppContext
+from spa_bench.phone.apps.maps.directions import DirectionsActivity
 from spa_bench.phone.apps.maps.main import MainActivity
-from spa_bench.phone.apps.maps.place import DirectionsActivity, PlaceActivity
+from spa_bench.phone.apps.maps.place import PlaceActivity
 from spa_bench.phone.apps.maps.store import MapsStore
 from spa_bench.phone.apps.maps.strings import STRINGS
 
