@@ -266,7 +266,9 @@ class BrowserActivity(BrowserBase):
 
 
 def shown_url(url: str) -> str:
-    """The address bar's text for a page: the URL without `https://`, as Chrome shows it."""
+    """The address bar's text for a page: the URL without `https://` (a search: its words), as Chrome does."""
+    if url == HOME_URL:
+        return ""  # the new-tab page: an empty box with its hint, as Chrome's
     return query_of(url) or unquote(url.removeprefix("https://"))
 
 

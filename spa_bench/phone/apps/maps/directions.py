@@ -107,7 +107,7 @@ class DirectionsActivity(MapsActivity):
             icon_button(
                 kit,
                 Rect(area.right - kit.dp(52), top + kit.dp(32), area.right - kit.dp(4), top + kit.dp(80)),
-                "move",
+                "sort",
                 self.t("swap"),
                 self.swap,
                 rid=RID + "swap",

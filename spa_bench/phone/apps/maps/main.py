@@ -109,7 +109,8 @@ class MapView(View):
     def _xy(self, lat: float, lon: float, box: tuple[float, float, float, float]) -> tuple[float, float]:
         lat0, lat1, lon0, lon1 = box
         b = self.bounds
-        x = b.left + (lon - lon0) / (lon1 - lon0 or 1) * b.width
+        land = b.width - b.width // 6  # the water band on the right stays clear of pins
+        x = b.left + (lon - lon0) / (lon1 - lon0 or 1) * land
         y = b.bottom - (lat - lat0) / (lat1 - lat0 or 1) * b.height
         return x, y
 
