@@ -1,7 +1,9 @@
-"""The share target (`com.spa.chat.ShareActivity`): what the Shop's Share button opens. It lists
-recent chats and all contacts; choosing one asks for confirmation (with an optional note) and sends
-the product as a card (or, for shared text such as a web page or a place, the text as a message), then
-returns to the app that shared it."""
+"""The share target (`com.spa.chat.ShareActivity`): what the Shop's, Circle's, Browser's and Maps' Share
+buttons open. It lists recent chats and all contacts; choosing one asks for confirmation (with an optional
+note) and sends the shared item as a card, then returns to the app that shared it. Extras: `title_en` /
+`title_zh`, `sku` (what is shared: a product sku, or `post:<id>` for a Circle post), `kind` (the message type,
+`product` by default; Circle sends `post`), `price` (products), `glyph` (the card's picture), `caller`;
+`text` (a web page, a place) is sent as a text message instead of a card."""
 
 from __future__ import annotations
 
@@ -53,10 +55,9 @@ class ShareActivity(ChatActivity):
         if args.get("text"):  # shared text (a web page, a place): sent as a text message
             self.app.store.send(contact.id, now, str(args["text"]))
         else:
-            self.app.store.send(
-                contact.id, now, self.title, "product", str(args.get("sku", "")),
-                float(args.get("price", 0) or 0),
-            )
+            kind = str(args.get("kind") or "product")
+            price = float(args.get("price", 0) or 0) if kind == "product" else None
+            self.app.store.send(contact.id, now, self.title, kind, str(args.get("sku", "")), price)
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
@@ -109,7 +110,10 @@ class ShareActivity(ChatActivity):
             pic = kit.dp(60)
             card.add(
                 thumbnail(
-                    kit, Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic), "bag", "orange"
+                    kit,
+                    Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic),
+                    str(self.record.args.get("glyph") or "bag"),
+                    str(self.record.args.get("hue") or "orange"),
                 )
             )
             card.add(
