@@ -1,6 +1,7 @@
-"""The share target (`com.spa.chat.ShareActivity`): what the Shop's Share button opens. It lists
-recent chats and all contacts; choosing one asks for confirmation (with an optional note) and sends
-the product as a card, then returns to the app that shared it."""
+"""The share target (`com.spa.chat.ShareActivity`): what the Shop's and the Video app's Share buttons open.
+It lists recent chats and all contacts; choosing one asks for confirmation (with an optional note) and
+sends the product as a card - or, for a plain-text share (`text` in the intent's extras, as ACTION_SEND
+text/plain carries EXTRA_TEXT), that text as a message - then returns to the app that shared it."""
 
 from __future__ import annotations
 
@@ -49,9 +50,12 @@ class ShareActivity(ChatActivity):
             return
         args = self.record.args
         now = self.now_ms()
-        self.app.store.send(
-            contact.id, now, self.title, "product", str(args.get("sku", "")), float(args.get("price", 0) or 0)
-        )
+        text = str(args.get("text", ""))
+        if text:
+            self.app.store.send(contact.id, now, text)
+        else:
+            sku, price = str(args.get("sku", "")), float(args.get("price", 0) or 0)
+            self.app.store.send(contact.id, now, self.title, "product", sku, price)
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
@@ -91,6 +95,7 @@ class ShareActivity(ChatActivity):
                 y = row.bounds.bottom
         root.add(self.scroll_list(list_area, rows, rid=RID + "share_list"))
         target = self.app.store.contact(int(self.ui("target", 0)))
+        args = self.record.args
         if target is not None:
             width = area.width - kit.dp(96)
             body: list[View] = []
@@ -104,7 +109,10 @@ class ShareActivity(ChatActivity):
             pic = kit.dp(60)
             card.add(
                 thumbnail(
-                    kit, Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic), "bag", "orange"
+                    kit,
+                    Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic),
+                    "play_circle" if args.get("text") else "bag",
+                    "red" if args.get("text") else "orange",
                 )
             )
             card.add(

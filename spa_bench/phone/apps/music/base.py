@@ -10,7 +10,7 @@ from spa_bench.phone.apps.base import Activity
 from spa_bench.phone.apps.music.store import Track
 from spa_bench.phone.apps.music.strings import mmss
 from spa_bench.phone.apps.shop.widgets import icon_button
-from spa_bench.phone.ui import LINEAR, ImageView, Rect, TextView, View, tone
+from spa_bench.phone.ui import LINEAR, Callback, ImageView, Rect, TextView, View, tone
 from spa_bench.phone.ui.menu import MenuItem
 
 if TYPE_CHECKING:
@@ -94,7 +94,14 @@ class MusicActivity(Activity):
         ]
 
     def track_row(
-        self, area: Rect, top: int, track: Track, on_click: object, *, number: int = 0, current: bool = False
+        self,
+        area: Rect,
+        top: int,
+        track: Track,
+        on_click: Callback,
+        *,
+        number: int = 0,
+        current: bool = False,
     ) -> View:
         """A song: cover (or its number on an album page), title, artist · album, duration, ⋮ button."""
         kit = self.kit
@@ -104,7 +111,7 @@ class MusicActivity(Activity):
             Rect(area.left, top, area.right, top + h),
             class_name=LINEAR,
             rid=RID + "track_item",
-            on_click=on_click,  # type: ignore[arg-type]
+            on_click=on_click,
             on_long_click=self.open_menu(f"t:{track.id}"),
             selected=current,
         )

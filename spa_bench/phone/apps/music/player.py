@@ -8,7 +8,7 @@ from functools import partial
 from spa_bench.phone.apps.music.base import RID, MusicActivity, art
 from spa_bench.phone.apps.music.strings import mmss
 from spa_bench.phone.apps.shop.widgets import icon_button
-from spa_bench.phone.ui import FRAME, Button, ImageView, Rect, SeekBar, TextView, View
+from spa_bench.phone.ui import FRAME, Button, Callback, ImageView, Rect, SeekBar, TextView, View
 
 
 class NowPlayingActivity(MusicActivity):
@@ -121,7 +121,7 @@ class NowPlayingActivity(MusicActivity):
         slot = (area.width - 2 * kit.dp(16)) // 5
         row_cy = y + big // 2
         playing = pb.state == "playing"
-        controls = (
+        controls: tuple[tuple[str, str, str, Callback, bool | None], ...] = (
             ("shuffle", "shuffle", self.t("shuffle"), self._shuffle, pb.shuffle),
             ("previous", "skip_previous", self.t("previous"), partial(self._skip, -1), None),
             (
