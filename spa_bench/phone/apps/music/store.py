@@ -171,7 +171,8 @@ class MusicStore:
         return sorted((t for t in self.tracks().values() if t.album_id == album_id), key=lambda t: t.track_no)
 
     def search(self, query: str) -> list[Track]:
-        """Songs whose title, artist or album contains every word of `query` (case-insensitive)."""
+        """Songs whose title, artist or album contains every word of `query` (case-insensitive); songs
+        whose title matches come first, as a player ranks them."""
         words = query.casefold().split()
         if not words:
             return []
@@ -179,8 +180,8 @@ class MusicStore:
         for t in self.songs():
             hay = f"{t.title} {t.artist} {t.album}".casefold()
             if all(w in hay for w in words):
-                found.append(t)
-        return found
+                found.append((not all(w in t.title.casefold() for w in words), t.title.casefold(), t))
+        return [t for _, _, t in sorted(found, key=lambda x: (x[0], x[1]))]
 
     # -- likes ----------------------------------------------------------------------------------------
     def liked(self) -> list[Track]:
