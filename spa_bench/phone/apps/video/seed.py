@@ -166,7 +166,7 @@ VIDEOS: tuple[tuple[str, str, str, str, str, str, int, int, str, str], ...] = (
         0,
         0,
         "en,zh",
-        "+2 19:30",
+        "+1 19:30",
     ),
     (
         "v13",
@@ -348,7 +348,7 @@ HISTORY: tuple[tuple[str, int, int, int], ...] = (
     ("v05", 0, 90, 768),
     ("v16", 1, 30, 900),
     ("v19", 2, 200, 320),
-    ("v01", 3, 60, 504),
+    ("v01", 3, 60, 300),
     ("v09", 5, 10, 655),
 )
 LIKED: tuple[str, ...] = ("v05", "v16", "v19")
