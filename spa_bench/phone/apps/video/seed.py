@@ -286,7 +286,7 @@ VIDEOS: tuple[tuple[str, str, str, str, str, str, int, int, str, str], ...] = (
         0,
         0,
         "en,zh",
-        "+1 21:00",
+        "+1 21:30",
     ),
     (
         "v23",
