@@ -227,7 +227,8 @@ class VideoStore:
         return self._vids("SELECT vid FROM watch_later ORDER BY added_at DESC, vid")
 
     def history(self) -> list[Video]:
-        return self._vids("SELECT vid FROM history ORDER BY watched_at DESC, vid")
+        # the newest write wins a tie (a video opened in the same millisecond the previous one stopped)
+        return self._vids("SELECT vid FROM history ORDER BY watched_at DESC, rowid DESC")
 
     def _toggle(self, table: str, column: str, vid: str, now_ms: int) -> bool:
         with self.db() as conn:
