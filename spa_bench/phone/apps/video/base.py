@@ -69,10 +69,10 @@ class VideoActivity(Activity):
         return self.t("yesterday") if days == 1 else self.t("days_ago", n=days)
 
     def meta(self, video: Video) -> str:
-        channel = video.channel.name(self.ctx.locale)
+        """The line under the channel: views and age, or when it premieres."""
         if video.premiere_at is not None:
-            return f"{channel} · {self.t('premieres', when=self.premiere_when(video))}"
-        return f"{channel} · {self.t('views', n=count(video.views, self.ctx.locale))} · {self.age(video)}"
+            return self.t("premieres", when=self.premiere_when(video))
+        return f"{self.t('views', n=count(video.views, self.ctx.locale))} · {self.age(video)}"
 
     def open_video(self, video: Video) -> None:
         if video.premiere_at is not None:
@@ -159,17 +159,21 @@ class VideoActivity(Activity):
                 max_lines=2,
             )
         )
+        # channel and stats on lines of their own, as video apps lay them out (no number split from its unit)
         meta_top = top + kit.dp(14) + title_h
-        row.add(
-            TextView(
-                Rect(left, meta_top, right, min(top + h - kit.dp(4), meta_top + kit.dp(44))),
-                self.meta(video),
-                kit.label,
-                p.on_surface_variant,
-                rid=RID + "video_meta",
-                max_lines=2,
+        for i, (text, rid) in enumerate(
+            ((video.channel.name(self.ctx.locale), "video_channel"), (self.meta(video), "video_meta"))
+        ):
+            line_top = meta_top + i * kit.dp(20)
+            row.add(
+                TextView(
+                    Rect(left, line_top, right, line_top + kit.dp(20)),
+                    text,
+                    kit.label,
+                    p.on_surface_variant,
+                    rid=RID + rid,
+                )
             )
-        )
         s = kit.dp(40)
         row.add(
             icon_button(

@@ -27,11 +27,11 @@ STRINGS = Strings(
         "days_ago": ("{n} days ago", "{n}天前"),
         "today": ("Today", "今天"),
         "yesterday": ("1 day ago", "1天前"),
-        "premieres": ("Premieres {when}", "{when} 首映"),
+        "premieres": ("Premieres {when}", "首映 {when}"),
         "premiere_title": ("Premiere", "首映"),
         "premiere_body": (
             "This video premieres {when}. Come back then to watch it.",
-            "该视频将于{when}首映，届时再来观看吧。",
+            "{when}首映，敬请期待",
         ),
         "ok": ("OK", "确定"),
         "cancel": ("Cancel", "取消"),
