@@ -1,7 +1,10 @@
-"""The share target (`com.spa.chat.ShareActivity`): what the Shop's and the Video app's Share buttons open.
-It lists recent chats and all contacts; choosing one asks for confirmation (with an optional note) and
-sends the product as a card - or, for a plain-text share (`text` in the intent's extras, as ACTION_SEND
-text/plain carries EXTRA_TEXT), that text as a message - then returns to the app that shared it."""
+"""The share target (`com.spa.chat.ShareActivity`): what the Shop's, Circle's and the Video app's Share
+buttons open. It lists recent chats and all contacts; choosing one asks for confirmation (with an optional
+note) and sends the shared item as a card, then returns to the app that shared it. Extras: `title_en`/
+`title_zh`, `sku` (what is shared: a product sku, or `post:<id>` for a Circle post), `kind` (the message
+type, `product` by default; Circle sends `post`), `price` (products), `glyph` and `hue` (the card's
+picture), `caller`. A plain-text share (`text`, as ACTION_SEND text/plain carries EXTRA_TEXT; the Video
+app's title and link) is sent as a text message instead."""
 
 from __future__ import annotations
 
@@ -54,8 +57,9 @@ class ShareActivity(ChatActivity):
         if text:
             self.app.store.send(contact.id, now, text)
         else:
-            sku, price = str(args.get("sku", "")), float(args.get("price", 0) or 0)
-            self.app.store.send(contact.id, now, self.title, "product", sku, price)
+            kind = str(args.get("kind") or "product")
+            price = float(args.get("price", 0) or 0) if kind == "product" else None
+            self.app.store.send(contact.id, now, self.title, kind, str(args.get("sku", "")), price)
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
@@ -95,7 +99,6 @@ class ShareActivity(ChatActivity):
                 y = row.bounds.bottom
         root.add(self.scroll_list(list_area, rows, rid=RID + "share_list"))
         target = self.app.store.contact(int(self.ui("target", 0)))
-        args = self.record.args
         if target is not None:
             width = area.width - kit.dp(96)
             body: list[View] = []
@@ -111,8 +114,8 @@ class ShareActivity(ChatActivity):
                 thumbnail(
                     kit,
                     Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic),
-                    "play_circle" if args.get("text") else "bag",
-                    "red" if args.get("text") else "orange",
+                    str(self.record.args.get("glyph") or "bag"),
+                    str(self.record.args.get("hue") or "orange"),
                 )
             )
             card.add(

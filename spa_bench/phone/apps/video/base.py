@@ -95,6 +95,8 @@ class VideoActivity(Activity):
                 "text": f"{self.title(video)} {WATCH_URL.format(vid=video.vid)}",
                 "title_en": video.title_en,
                 "title_zh": video.title_zh,
+                "glyph": "play_circle",
+                "hue": "red",
                 "caller": self.ctx.package,
             },
             package=package,
