@@ -239,7 +239,7 @@ def _media_ids() -> tuple[list[str], list[str]]:
 @pytest.mark.usefixtures("adb_env")
 def test_oracle_passes_noop_fails_on_three_instances(tmp_path: Path) -> None:
     fixed, drawn = _media_ids()
-    assert len(fixed) + len(drawn) == 50 and not fixed  # 18 Music + 18 Video + 14 cross-app, all drawn
+    assert len(fixed) + len(drawn) == 54 and not fixed  # 20 Music + 20 Video + 14 cross-app, all drawn
     logs = run_suite([], tmp_path / "results", ["oracle", "noop"], phones=2, ids=drawn, repeats=3)
     assert len(logs) == 2 * 3 * len(drawn)
     assert failures(logs, "oracle", True) == []
