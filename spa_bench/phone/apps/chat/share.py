@@ -1,10 +1,10 @@
-"""The share target (`com.spa.chat.ShareActivity`): what the Shop's, Circle's and the Video app's Share
-buttons open. It lists recent chats and all contacts; choosing one asks for confirmation (with an optional
-note) and sends the shared item as a card, then returns to the app that shared it. Extras: `title_en`/
-`title_zh`, `sku` (what is shared: a product sku, or `post:<id>` for a Circle post), `kind` (the message
-type, `product` by default; Circle sends `post`), `price` (products), `glyph` and `hue` (the card's
-picture), `caller`. A plain-text share (`text`, as ACTION_SEND text/plain carries EXTRA_TEXT; the Video
-app's title and link) is sent as a text message instead."""
+"""The share target (`com.spa.chat.ShareActivity`): what the Share buttons of Shop, Circle, Browser, Maps
+and Video open. It lists recent chats and all contacts; choosing one asks for confirmation (with an optional
+note) and sends the shared item as a card, then returns to the app that shared it. Extras: `title_en` /
+`title_zh`, `sku` (what is shared: a product sku, or `post:<id>` for a Circle post), `kind` (the message type,
+`product` by default; Circle sends `post`), `price` (products), `glyph` and `hue` (the card's picture),
+`caller`; `text` (a web page, a place, a video's title and link) is sent as a text message instead of a
+card, as ACTION_SEND text/plain carries EXTRA_TEXT."""
 
 from __future__ import annotations
 
@@ -53,9 +53,8 @@ class ShareActivity(ChatActivity):
             return
         args = self.record.args
         now = self.now_ms()
-        text = str(args.get("text", ""))
-        if text:
-            self.app.store.send(contact.id, now, text)
+        if args.get("text"):  # shared text (a web page, a place): sent as a text message
+            self.app.store.send(contact.id, now, str(args["text"]))
         else:
             kind = str(args.get("kind") or "product")
             price = float(args.get("price", 0) or 0) if kind == "product" else None
@@ -121,7 +120,7 @@ class ShareActivity(ChatActivity):
             card.add(
                 TextView(
                     Rect(pic + kit.dp(20), kit.dp(6), width - kit.dp(8), kit.dp(74)),
-                    self.title,
+                    str(self.record.args.get("text") or self.title),
                     kit.body_medium,
                     p.on_surface,
                     max_lines=2,
