@@ -47,5 +47,5 @@ def test_keypad_writes_history(tmp_path: Path) -> None:
 @pytest.mark.usefixtures("adb_env")
 def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
     ids = task_ids("calculator/en.yaml", "calculator/zh.yaml")
-    assert len(ids) == 16
+    assert len(ids) == 18
     assert_oracle_and_noop_instances(ids, tmp_path / "results")

@@ -44,5 +44,5 @@ def test_share_product_then_reply(tmp_path: Path) -> None:
 @pytest.mark.usefixtures("adb_env")
 def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
     ids = task_ids("chat/en.yaml", "chat/zh.yaml")
-    assert len(ids) == 18
+    assert len(ids) == 20
     assert_oracle_and_noop_instances(ids, tmp_path / "results")

@@ -18,7 +18,7 @@ LABELS = {
 @pytest.mark.usefixtures("adb_env")
 def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
     ids = task_ids("notes/en.yaml", "notes/zh.yaml")
-    assert len(ids) == 20
+    assert len(ids) == 22
     assert_oracle_and_noop_instances(ids, tmp_path / "results")
 
 
