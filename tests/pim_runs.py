@@ -217,9 +217,9 @@ INSTANCES = 3
 
 def task_ids(*files: str) -> list[str]:
     """The ids of the tasks in these files of the shipped tree (e.g. "chat/en.yaml")."""
-    import yaml
+    from spa_bench.tasks.repository import read_task_file
 
-    return [t["id"] for f in files for t in yaml.safe_load((TASKS_ROOT / f).read_text("utf-8"))]
+    return [t["id"] for f in files for t in read_task_file(TASKS_ROOT / f)]
 
 
 def assert_oracle_and_noop_instances(ids: list[str], out: Path) -> dict[str, EpisodeLog]:

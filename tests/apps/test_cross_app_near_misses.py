@@ -13,6 +13,8 @@ import pytest
 import yaml
 from pim_runs import failures, run_suite
 
+from spa_bench.tasks.repository import read_task_file
+
 pytestmark = pytest.mark.usefixtures("adb_env")
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 
@@ -62,10 +64,8 @@ NEAR_MISSES: dict[str, list[dict[str, Any]]] = {
 def _near_miss_tree(root: Path) -> Path:
     """A task tree holding the chosen tasks with their scripts replaced by the near misses."""
     found: dict[str, dict[str, Any]] = {}
-    for path in TASKS.glob("*/*.yaml"):
-        if path.name == "suites.yaml":
-            continue
-        for task in yaml.safe_load(path.read_text()) or []:
+    for path in sorted((TASKS / "files").glob("*.yaml")):  # every near miss left here is a Files task's
+        for task in read_task_file(path):
             if isinstance(task, dict) and task.get("id") in NEAR_MISSES:
                 found[task["id"]] = {**task, "golden_script": NEAR_MISSES[task["id"]]}
     assert sorted(found) == sorted(NEAR_MISSES)
