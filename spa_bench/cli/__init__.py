@@ -19,6 +19,7 @@ from spa_bench.cli import report as report_cli
 from spa_bench.cli import results as results_cli
 from spa_bench.cli import run as run_cli
 from spa_bench.cli import tasks as tasks_cli
+from spa_bench.cli import worker as worker_cli
 from spa_bench.cli.common import console_err, state
 from spa_bench.errors import ConfigError, SpaBenchError
 from spa_bench.secrets import scrub_text
@@ -33,6 +34,7 @@ app = typer.Typer(
 app.command("run")(run_cli.run)
 app.command("report")(report_cli.report)
 app.command("evaluate")(evaluate_cli.evaluate)
+app.command("worker")(worker_cli.worker)
 app.add_typer(agents_cli.app, name="agents")
 app.add_typer(tasks_cli.app, name="tasks")
 app.add_typer(results_cli.app, name="results")
