@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 import typer
+from rich.markup import escape
 
 from spa_bench import __version__
 from spa_bench.cli import agents as agents_cli
@@ -67,7 +68,9 @@ def main() -> None:
     except SpaBenchError as exc:
         if state.debug:
             raise
-        console_err.print(f"[bold red]error:[/] {scrub_text(str(exc))}", highlight=False, soft_wrap=True)
+        # escaped: messages hold brackets of their own ("pip install 'spa-bench[ray]'", lists)
+        console_err.print(f"[bold red]error:[/] {escape(scrub_text(str(exc)))}", highlight=False,
+                          soft_wrap=True)
         sys.exit(2 if isinstance(exc, ConfigError) else 1)
     except KeyboardInterrupt:
         console_err.print("[yellow]interrupted[/]")

@@ -37,7 +37,7 @@ from types import ModuleType
 from typing import Any
 
 from spa_bench.cluster.actor import DeviceHost, DeviceSpec, EpisodeOutcome, EpisodeRequest, portable_job
-from spa_bench.cluster.connect import check_reachable, import_ray
+from spa_bench.cluster.connect import import_ray
 from spa_bench.cluster.resources import Slot, node_slots
 from spa_bench.device.device import Device
 from spa_bench.errors import ConfigError, RemoteEpisodeError
@@ -78,7 +78,6 @@ class RayExecutor:
     def run(self, attempts: list[Attempt], pool: DevicePool, work: EpisodeWork, events: Events,
             stop: threading.Event, max_retries: int) -> list[Attempt]:
         ray = import_ray()
-        check_reachable(self.address)
         connected_here = not ray.is_initialized()
         if connected_here:
             try:
@@ -176,7 +175,8 @@ class _DriverLoop:
                 self._retire(slot, "its host left the cluster")
 
     def _create(self, slot: Slot) -> None:
-        spec = DeviceSpec(serial=slot.serial, host=slot.node_ip, phone_size=self.ex.phone_size, phone_clock=self.ex.phone_clock)
+        spec = DeviceSpec(serial=slot.serial, host=slot.node_ip, phone_size=self.ex.phone_size,
+                          phone_clock=self.ex.phone_clock)
         handle = self.actor_class.options(
             num_cpus=0, max_restarts=0, max_task_retries=0, max_concurrency=2,
             resources={slot.resource: 1}, scheduling_strategy=self.affinity(slot.node_id, soft=False),

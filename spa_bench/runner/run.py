@@ -144,9 +144,12 @@ def _open_pool(config: RunConfig) -> DevicePool:
 
 def _executor(config: RunConfig) -> Executor:
     if config.executor == "ray":
-        from spa_bench.cluster.executor import RayExecutor  # imports Ray; only here
+        from spa_bench.cluster.connect import check_reachable, import_ray
+        from spa_bench.cluster.executor import RayExecutor
 
         assert config.ray_address is not None  # RunConfig checks it
+        import_ray()  # only here: a local run never imports Ray
+        check_reachable(config.ray_address)
         return RayExecutor(config.ray_address, phones_per_node=config.phones_per_node,
                            artifact_dir=config.artifact_dir, phone_size=config.phone_size,
                            phone_clock=config.phone_clock)
@@ -169,6 +172,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     register_secrets(_run_secrets(config))  # scrubbed from every file and log from now on
     repo = TaskRepository(config.tasks_dir or default_tasks_root())
     jobs, file_hashes = plan_jobs(config, repo)
+    executor = _executor(config)  # Ray missing or its address unreachable: said before anything is written
     if resume_dir is not None:
         layout = RunLayout(resume_dir)
         manifest = layout.read_manifest()
@@ -225,8 +229,8 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
 
         if todo:  # attempts left undone show up below as episodes without a final log
             with use_cache(model_cache):  # every model client of the run's agents and judge
-                _executor(config).run([Attempt(j) for j in todo], pool, work,
-                                      Broadcast(Recording(), events), budget, config.max_retries)
+                executor.run([Attempt(j) for j in todo], pool, work, Broadcast(Recording(), events), budget,
+                             config.max_retries)
     finally:
         pool.close()
         scorers.close()

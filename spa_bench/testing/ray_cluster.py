@@ -60,6 +60,7 @@ class LoopbackCluster:
     head_ip: str = "127.0.0.2"
     port: int = field(default_factory=free_port)
     nodes: dict[str, Node] = field(default_factory=dict)
+    started: int = 0  # nodes started so far: each gets a temp dir never used before
 
     @property
     def address(self) -> str:
@@ -69,8 +70,9 @@ class LoopbackCluster:
     def start(cls, env: dict[str, str] | None = None, head_cpus: int = 1) -> LoopbackCluster:
         root = Path(tempfile.mkdtemp(prefix="sbr", dir="/tmp"))
         cluster = cls(root, ray_env(env))
-        command = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", "--port", str(cluster.port),
-                   "--node-ip-address", cluster.head_ip, "--include-dashboard=false",
+        command = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head",
+                   "--port", str(cluster.port), "--node-ip-address", cluster.head_ip,
+                   "--include-dashboard=false",
                    "--num-cpus", str(head_cpus), *cluster._node_args("h")]
         cluster._spawn("head", cluster.head_ip, command)
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -99,7 +101,8 @@ class LoopbackCluster:
     def add_worker(self, name: str, ip: str, phones: int = 2, devices: tuple[str, ...] = (),
                    cpus: int = 1) -> Node:
         """A worker host joined with `spa-bench worker` (its `ray start` arguments passed through)."""
-        short = f"w{len(self.nodes)}"
+        self.started += 1
+        short = f"w{self.started}"
         ray_args = [arg for arg in self._node_args(short)
                     if arg != "--block"][2:]  # the worker gives --temp-dir and --block itself
         command = [sys.executable, "-m", "spa_bench", "worker", "--address", self.address,

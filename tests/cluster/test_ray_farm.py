@@ -1,0 +1,174 @@
+"""`spa-bench run --executor ray` on a real Ray cluster on loopback: a head and worker hosts joined with
+`spa-bench worker --phones 2`, each a process group of its own (spa_bench.testing.ray_cluster).
+
+Worker hosts are killed with SIGKILL on their whole process group mid-run (a host losing power), and the
+driver is killed the same way; every planned episode must still be recorded exactly once, with the
+oracle at 100%, and a host that joins again must get work. One cluster serves the module (a head starts
+in a few seconds); the tests run in order on it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from spa_bench.errors import ResultsError
+from spa_bench.evaluation.policy import decide_success
+from spa_bench.results.layout import RunLayout
+from spa_bench.results.schema import EpisodeLog
+from spa_bench.tasks.repository import TaskFilter, TaskRepository, default_tasks_root
+from spa_bench.testing.ray_cluster import LoopbackCluster
+
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.xdist_group("ray-cluster"),
+              pytest.mark.timeout(600)]
+SUITE = "starter"  # 22 tasks in both languages, one per app, and two cross-app tasks
+HANG_GUARD_S = 300.0  # not a speed limit: only how long a broken run may hang before the test says so
+
+
+@pytest.fixture(scope="module")
+def cluster(adb_env: dict[str, str]) -> Iterator[LoopbackCluster]:
+    pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    farm = LoopbackCluster.start(env=adb_env)
+    try:
+        farm.add_worker("a", "127.0.0.3", phones=2)
+        farm.add_worker("b", "127.0.0.4", phones=2)
+        yield farm
+    finally:
+        farm.close()
+
+
+def planned_ids() -> set[str]:
+    records = TaskRepository(default_tasks_root()).select(TaskFilter(suites=[SUITE]))
+    return {f"oracle__{r.id}__r0" for r in records}
+
+
+def driver(cluster: LoopbackCluster, out: Path, *args: str) -> subprocess.Popen[str]:
+    """`spa-bench run` as a process group of its own, so that it can be killed like a crashed host."""
+    command = [sys.executable, "-m", "spa_bench", "run", *args, "--out", str(out)]
+    log_path = out.parent / f"driver-{len(list(out.parent.glob('driver-*')))}.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True, env=cluster.env,
+                                   start_new_session=True)
+    process.log_path = log_path  # type: ignore[attr-defined]
+    return process
+
+
+def recorded(run_dir: Path) -> list[EpisodeLog]:
+    layout = RunLayout(run_dir)
+    logs = []
+    for episode in layout.episode_ids():
+        try:
+            logs.append(layout.read_episode(episode))
+        except ResultsError:  # not there yet (logs are renamed into place whole)
+            continue
+    return logs
+
+
+def wait_until(what: str, condition: object, process: subprocess.Popen[str] | None = None) -> None:
+    deadline = time.monotonic() + HANG_GUARD_S
+    while not condition():  # type: ignore[operator]
+        if process is not None and process.poll() is not None:
+            output = process.log_path.read_text(errors="replace")[-3000:]  # type: ignore[attr-defined]
+            raise AssertionError(f"the driver ended (exit {process.returncode}) before {what}: {output}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not after {HANG_GUARD_S:.0f} s")
+        time.sleep(0.2)
+
+
+def finished_ids(out: Path) -> set[str]:
+    """Episodes recorded so far in the one run folder under `out`."""
+    runs = [p for p in out.glob("*") if (p / "manifest.json").is_file()] if out.is_dir() else []
+    assert len(runs) <= 1
+    return {log.episode_id for log in recorded(runs[0]) if log.status == "finished"} if runs else set()
+
+
+def run_folder(out: Path) -> Path:
+    (run_dir,) = [p for p in out.glob("*") if (p / "manifest.json").is_file()]
+    return run_dir
+
+
+def assert_recorded_exactly_once_and_oracle_100(run_dir: Path) -> list[EpisodeLog]:
+    planned = planned_ids()
+    logs = recorded(run_dir)
+    folders = sorted(p.name for p in (run_dir / "episodes").iterdir())
+    assert folders == sorted(planned)  # one folder per planned episode, none twice, nothing else
+    assert sorted(log.episode_id for log in logs) == sorted(planned)
+    assert all(log.status == "finished" and log.termination == "done" for log in logs), \
+        [(log.episode_id, log.termination, log.errors[-1:]) for log in logs if log.termination != "done"]
+    assert [log.episode_id for log in logs if decide_success(log).success is not True] == []
+    summary = RunLayout(run_dir).read_summary()
+    assert (summary.planned, summary.finished, summary.undone, summary.failed) == (len(planned),
+                                                                                   len(planned), [], {})
+    for log in logs:  # every screenshot the log names was shipped back and written by the driver
+        folder = run_dir / "episodes" / log.episode_id
+        assert log.final_observation is not None and log.final_observation.screenshot is not None
+        names = [s.observation.screenshot for s in log.steps] + [log.final_observation.screenshot]
+        assert all(name is not None and (folder / name).stat().st_size > 0 for name in names)
+    return logs
+
+
+def test_a_host_killed_mid_run_loses_nothing_and_a_host_that_joins_gets_work(
+        cluster: LoopbackCluster, tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE,
+                     "--agent", "oracle", "--max-retries", "3")
+    try:
+        wait_until("3 episodes recorded", lambda: len(finished_ids(out)) >= 3, process)
+        cluster.kill("a")  # mid-run: its two phones are busy with episodes
+        killed_a = len(finished_ids(out))
+        wait_until("3 more episodes recorded on the other host",
+                   lambda: len(finished_ids(out)) >= killed_a + 3, process)
+        cluster.kill("b")  # no device left: the rest must wait for, and run on, the host that rejoins
+        left = planned_ids() - finished_ids(out)
+        assert left, "the run ended before the second host was killed; nothing left for the rejoin"
+        rejoined_at = datetime.now().astimezone()
+        cluster.add_worker("a", "127.0.0.3", phones=2)  # host a comes back (a new Ray node)
+        cluster.add_worker("b", "127.0.0.4", phones=2)  # for the next test
+        assert process.wait(timeout=HANG_GUARD_S) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    run_dir = run_folder(out)
+    logs = assert_recorded_exactly_once_and_oracle_100(run_dir)
+    retried = [log for log in logs if log.attempt > 1]
+    assert retried, "no episode was re-queued, though hosts died under running episodes"
+    assert all(any(e.kind == "device" for e in log.errors) for log in retried)
+    assert {log.device.host for log in logs} >= {"127.0.0.3", "127.0.0.4"}
+    assert [log for log in logs if log.started_at > rejoined_at], "the rejoined hosts got no work"
+    summary = RunLayout(run_dir).read_summary()
+    removed = set(summary.removed_devices)
+    assert {"127.0.0.3/phone-0", "127.0.0.3/phone-1", "127.0.0.4/phone-0", "127.0.0.4/phone-1"} & removed
+    driver_log = next(iter(sorted(out.parent.glob("driver-*.log")))).read_text()
+    assert "joined" in driver_log and "taken out" in driver_log
+
+
+def test_resume_after_the_driver_is_killed(cluster: LoopbackCluster, tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    args = ["--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE, "--agent", "oracle",
+            ]
+    process = driver(cluster, out, *args)
+    try:
+        wait_until("4 episodes recorded", lambda: len(finished_ids(out)) >= 4, process)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    run_dir = run_folder(out)
+    before = {log.episode_id: log for log in recorded(run_dir)}
+    # the driver records an episode only when it has come back whole: nothing half-written is left
+    assert all(log.status == "finished" for log in before.values())
+    assert len(before) < len(planned_ids())
+    resumed = driver(cluster, out, "--resume", str(run_dir))
+    assert resumed.wait(timeout=HANG_GUARD_S) == 0
+    logs = assert_recorded_exactly_once_and_oracle_100(run_dir)
+    for log in logs:  # what the killed driver recorded is kept as it was
+        if log.episode_id in before:
+            assert log.started_at == before[log.episode_id].started_at
+            assert log.finished_at == before[log.episode_id].finished_at
