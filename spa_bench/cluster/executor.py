@@ -266,6 +266,8 @@ class _DriverLoop:
             return
         files = outcome.folder if outcome.folder is not None else outcome.files
         failure = outcome.failure
+        if not self.stop.is_set() and (failure is None or failure.device_healthy):
+            self._assign()  # the device's next episode first: recording and scoring here take a while
         if failure is None:
             if attempt.job.episode_id in self.recorded:  # cannot happen with Ray's retries off; never twice
                 log.error("%s came back twice; the second result is dropped", attempt.job.episode_id)

@@ -28,6 +28,8 @@ from spa_bench.cluster.connect import import_ray
 from spa_bench.env.core import SpaBenchEnv
 
 Policy = Callable[[dict[str, Any]], Any] | str
+ResetResult = tuple[dict[str, Any], dict[str, Any]]
+StepResult = tuple[dict[str, Any], float, bool, bool, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -50,10 +52,10 @@ class EnvHost:
     def __init__(self, env_args: dict[str, Any]) -> None:
         self.env = SpaBenchEnv(**env_args)
 
-    def reset(self, seed: int | None, options: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(self, seed: int | None, options: dict[str, Any] | None) -> ResetResult:
         return self.env.reset(seed=seed, options=options)
 
-    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> StepResult:
         return self.env.step(action)
 
     def rollout(self, task: str, seed: int, policy: Policy) -> Rollout:
@@ -69,6 +71,7 @@ class EnvHost:
         try:
             while not (terminated or truncated):
                 if agent is not None:
+                    assert self.env.observation is not None  # set by reset and every step
                     answer = agent.step(self.env.observation)
                     action = answer.action if isinstance(answer, AgentStep) else answer
                 else:
@@ -102,13 +105,13 @@ class RayEnvPool:
         self.actors = [actor.remote(dict(env_args, agent_name=f"{agent_name}-{i}")) for i in range(n)]
 
     def reset(self, seeds: Sequence[int | None] | None = None,
-              options: Sequence[dict[str, Any] | None] | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+              options: Sequence[dict[str, Any] | None] | None = None) -> list[ResetResult]:
         seeds = seeds if seeds is not None else [None] * len(self.actors)
         options = options if options is not None else [None] * len(self.actors)
         refs = [a.reset.remote(s, o) for a, s, o in zip(self.actors, seeds, options, strict=True)]
         return list(self.ray.get(refs))
 
-    def step(self, actions: Sequence[Any]) -> list[tuple[dict[str, Any], float, bool, bool, dict[str, Any]]]:
+    def step(self, actions: Sequence[Any]) -> list[StepResult]:
         refs = [a.step.remote(action) for a, action in zip(self.actors, actions, strict=True)]
         return list(self.ray.get(refs))
 

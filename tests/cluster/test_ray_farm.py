@@ -150,10 +150,11 @@ def test_a_host_killed_mid_run_loses_nothing_and_a_host_that_joins_gets_work(
     assert "joined" in driver_log and "taken out" in driver_log
 
 
-def test_resume_after_the_driver_is_killed(cluster: LoopbackCluster, tmp_path: Path) -> None:
-    out = tmp_path / "results"
+def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: LoopbackCluster,
+                                                                     tmp_path: Path) -> None:
+    out, shared = tmp_path / "results", tmp_path / "shared"  # shared: as a file system all hosts mount
     args = ["--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE, "--agent", "oracle",
-            ]
+            "--artifact-dir", str(shared)]
     process = driver(cluster, out, *args)
     try:
         wait_until("4 episodes recorded", lambda: len(finished_ids(out)) >= 4, process)
@@ -168,6 +169,8 @@ def test_resume_after_the_driver_is_killed(cluster: LoopbackCluster, tmp_path: P
     resumed = driver(cluster, out, "--resume", str(run_dir))
     assert resumed.wait(timeout=HANG_GUARD_S) == 0
     logs = assert_recorded_exactly_once_and_oracle_100(run_dir)
+    # the actors left each episode's files in the shared folder; the driver copied them in and removed them
+    assert [p.name for p in (shared / run_dir.name).iterdir()] == []
     for log in logs:  # what the killed driver recorded is kept as it was
         if log.episode_id in before:
             assert log.started_at == before[log.episode_id].started_at
