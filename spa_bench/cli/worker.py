@@ -12,8 +12,9 @@ from spa_bench.cli.common import console
 def worker(
     address: str = typer.Option(..., "--address", help="The head node, HOST:PORT (`ray start --head "
                                                       "--port PORT` there)."),
-    device: list[str] = typer.Option([], "--device", help="A device of this host (adb serial); "
-                                                         "repeatable."),
+    device: list[str] = typer.Option([], "--device", help="A device of this host: its adb serial, or "
+                                     "SERIAL=CONSOLE_PORT for one over TCP with an emulator console "
+                                     "(snapshot resets); repeatable."),
     phones: int = typer.Option(0, "--phones", min=0, help="Virtual phones the driver may start on this "
                                                           "host."),
     node_ip_address: str | None = typer.Option(None, "--node-ip-address",

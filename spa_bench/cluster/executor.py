@@ -175,7 +175,8 @@ class _DriverLoop:
                 self._retire(slot, "its host left the cluster")
 
     def _create(self, slot: Slot) -> None:
-        spec = DeviceSpec(serial=slot.serial, host=slot.node_ip, phone_size=self.ex.phone_size,
+        spec = DeviceSpec(serial=slot.serial, host=slot.node_ip, console_port=slot.console_port,
+                          phone_size=self.ex.phone_size,
                           phone_clock=self.ex.phone_clock)
         handle = self.actor_class.options(
             num_cpus=0, max_restarts=0, max_task_retries=0, max_concurrency=2,

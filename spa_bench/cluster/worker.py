@@ -17,7 +17,7 @@ from pathlib import Path
 from types import FrameType
 
 from spa_bench.cluster.connect import check_reachable, import_ray
-from spa_bench.cluster.resources import worker_resources
+from spa_bench.cluster.resources import parse_device, worker_resources
 
 STOP_GRACE_S = 45.0  # Ray drains a node for up to 30 s on SIGTERM
 
@@ -46,13 +46,19 @@ def ray_start_command(config: WorkerConfig) -> list[str]:
     return command + list(config.ray_args)
 
 
-def check_devices(serials: list[str]) -> None:
+def check_devices(serials: list[str]) -> None:  # SERIAL or SERIAL=CONSOLE_PORT
     """Every listed device answers now (a typo fails here, not as a removed device mid-run)."""
     if not serials:
         return
-    from spa_bench.runner.pool import connect_devices
+    from spa_bench.device.device import Device, start_adb_server
 
-    connect_devices(serials).close()
+    start_adb_server()
+    for text in serials:
+        serial, console = parse_device(text)
+        device = Device(serial, console_port=console)
+        if ":" in serial:  # over TCP: adb must be connected to it (the device actor does the same)
+            device.connect()
+        device.health_check()
 
 
 def run_worker(config: WorkerConfig) -> int:

@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 from cli_helpers import free_port, run_cli
 
-from spa_bench.cluster.resources import DEVICE_PREFIX, DEVICES, PHONE, Slot, node_slots, worker_resources
+from spa_bench.cluster.resources import (
+    CONSOLE_PREFIX,
+    DEVICE_PREFIX,
+    DEVICES,
+    PHONE,
+    Slot,
+    node_slots,
+    worker_resources,
+)
 from spa_bench.cluster.worker import WorkerConfig, ray_start_command
 from spa_bench.errors import ConfigError
 
@@ -21,6 +29,17 @@ def test_worker_resources_one_per_device_and_a_phone_count() -> None:
     resources = worker_resources(["emulator-5554", "192.168.1.20:5555"], phones=3)
     assert resources == {DEVICE_PREFIX + "emulator-5554": 1.0, DEVICE_PREFIX + "192.168.1.20:5555": 1.0,
                          PHONE: 3.0, DEVICES: 5.0}
+
+
+def test_a_console_port_travels_as_a_resource_amount() -> None:
+    resources = worker_resources(["127.0.0.1:15555=15554"], phones=0)
+    assert resources == {DEVICE_PREFIX + "127.0.0.1:15555": 1.0, CONSOLE_PREFIX + "127.0.0.1:15555": 15554.0,
+                         DEVICES: 1.0}
+    (slot,) = node_slots(_node(**resources), None)
+    assert (slot.serial, slot.console_port) == ("127.0.0.1:15555", 15554)
+    assert slot.label == "10.0.0.7/127.0.0.1:15555"
+    with pytest.raises(ConfigError, match="must be a port number"):
+        worker_resources(["127.0.0.1:15555=console"], phones=0)
 
 
 @pytest.mark.parametrize(("devices", "phones", "message"), [

@@ -175,3 +175,34 @@ def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: L
         if log.episode_id in before:
             assert log.started_at == before[log.episode_id].started_at
             assert log.finished_at == before[log.episode_id].finished_at
+
+
+def test_a_device_listed_by_a_worker_host(cluster: LoopbackCluster, tmp_path: Path) -> None:
+    """`spa-bench worker --device SERIAL`: a device of the host (here a virtual phone started and
+    prepared outside Ray, as an emulator would be) gets its own resource and actor. The hosts with
+    phones leave first, so every episode must run on that device."""
+    from spa_bench.runner.pool import start_virtual_pool
+
+    cluster.kill("a")
+    cluster.kill("b")
+    pool = start_virtual_pool(1)
+    serial, console = pool.devices[0].serial, pool.devices[0].console_port
+    out = tmp_path / "results"
+    try:
+        cluster.add_worker("c", "127.0.0.6", phones=0, devices=(f"{serial}={console}",))
+        process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite",
+                         "smoke", "--agent", "oracle")
+        try:
+            code = process.wait(timeout=HANG_GUARD_S)
+            assert code == 0, process.log_path.read_text()[-3000:]  # type: ignore[attr-defined]
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+    finally:
+        pool.close()
+    logs = recorded(run_folder(out))
+    assert len(logs) == 4
+    assert [log.episode_id for log in logs if not decide_success(log).success] == [], \
+        [(log.termination, [e.message[:300] for e in log.errors]) for log in logs]
+    assert {(log.device.host, log.device.serial, log.device.kind) for log in logs} == {
+        ("127.0.0.6", serial, "virtual")}
