@@ -11,9 +11,10 @@ phone start-up excluded; the whole run's wall time is printed beside it). Two wo
   worst case for an engine's cost);
 - thinker: an agent that thinks 0.5 s per step (a stand-in for a model call) and scrolls.
 
-    python benchmarks/ray_throughput.py [--phones 4] [--workers 2] [--suite starter] [--repeats 1]
-                                        [--thinker-episodes 16] [--steps 6]
+    python benchmarks/ray_throughput.py [--phones 4] [--workers 2] [--suite starter] [--repeats 3]
+                                        [--thinker-episodes 32] [--steps 6]
 Target: Ray / local >= 0.9x. Runs against a private adb server on a free port; kills what it starts.
+On a shared 2-core machine runs of a few seconds vary by +-30%: the defaults take about 4 minutes.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=4, help="virtual phones in both runs")
     parser.add_argument("--workers", type=int, default=2, help="Ray worker hosts (phones split evenly)")
     parser.add_argument("--suite", default="starter", help="the oracle workload's suite")
-    parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--thinker-episodes", type=int, default=16)
+    parser.add_argument("--repeats", type=int, default=3, help="of the oracle workload's tasks")
+    parser.add_argument("--thinker-episodes", type=int, default=32)
     parser.add_argument("--steps", type=int, default=6, help="the thinker's steps per episode")
     parser.add_argument("--size", default="1080x2400")
     args = parser.parse_args()

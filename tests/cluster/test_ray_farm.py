@@ -177,6 +177,77 @@ def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: L
             assert log.finished_at == before[log.episode_id].finished_at
 
 
+THINKER = """
+import time
+from spa_bench.agent import AgentStep, BaseAgent
+
+class Thinker(BaseAgent):
+    def step(self, observation):
+        time.sleep(1.0)
+        return AgentStep({"type": "scroll", "direction": "down"}, output="thought for 1 s")
+"""
+
+
+def _parent(pid: int) -> int:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat.rpartition(")")[2].split()[1])  # the field after the state
+
+
+def phones_of(node_pid: int) -> list[int]:
+    """The virtual phones the device actors of one worker host started: processes `spa_bench phone
+    start` that descend from that host's `spa-bench worker` process. Never anyone else's."""
+    out = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True, check=True)
+    phones = []
+    for line in out.stdout.splitlines():
+        pid_text, _, args = line.strip().partition(" ")
+        if "spa_bench phone start" not in args:
+            continue
+        ancestor = int(pid_text)
+        while ancestor > 1 and ancestor != node_pid:
+            ancestor = _parent(ancestor)
+        if ancestor == node_pid:
+            phones.append(int(pid_text))
+    return phones
+
+
+def test_a_phone_that_dies_mid_episode_is_retried_on_another_device(cluster: LoopbackCluster,
+                                                                    tmp_path: Path) -> None:
+    """Not the host: one phone crashes under a running episode. Its actor reports a device error and a
+    failed health check; the driver keeps that attempt's log (not final), takes the phone out, and the
+    episode runs again elsewhere with attempt 2."""
+    agent = tmp_path / "thinker.py"
+    agent.write_text(THINKER)
+    out = tmp_path / "results"
+    process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite", "smoke",
+                     "--agent", f"{agent}:Thinker", "--repeats", "2", "--max-steps", "4")
+    node = cluster.nodes["b"]
+    try:
+        wait_until("the phones of host b up", lambda: len(phones_of(node.process.pid)) == 2, process)
+        wait_until("an episode recorded", lambda: len(finished_ids(out)) >= 1, process)
+        victim = phones_of(node.process.pid)[0]
+        os.kill(victim, signal.SIGKILL)
+        assert process.wait(timeout=HANG_GUARD_S) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    run_dir = run_folder(out)
+    logs = recorded(run_dir)
+    smoke = TaskRepository(default_tasks_root()).select(TaskFilter(suites=["smoke"]))
+    assert sorted(log.episode_id for log in logs) == sorted(
+        f"Thinker__{r.id}__r{repeat}" for r in smoke for repeat in (0, 1))
+    assert all(log.status == "finished" and log.termination == "max_steps" for log in logs)
+    retried = [log for log in logs if log.attempt > 1]
+    assert len(retried) == 1 and retried[0].attempt == 2
+    assert [e.kind for e in retried[0].errors] == ["device"]
+    summary = RunLayout(run_dir).read_summary()
+    (removed,) = summary.removed_devices
+    assert removed.startswith("127.0.0.4/phone-")
+    assert (summary.finished, summary.failed, summary.undone) == (8, {}, [])
+
+
 def test_a_device_listed_by_a_worker_host(cluster: LoopbackCluster, tmp_path: Path) -> None:
     """`spa-bench worker --device SERIAL`: a device of the host (here a virtual phone started and
     prepared outside Ray, as an emulator would be) gets its own resource and actor. The hosts with
