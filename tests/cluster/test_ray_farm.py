@@ -154,7 +154,7 @@ def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: L
                                                                      tmp_path: Path) -> None:
     out, shared = tmp_path / "results", tmp_path / "shared"  # shared: as a file system all hosts mount
     args = ["--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE, "--agent", "oracle",
-            "--artifact-dir", str(shared)]
+            "--artifact-dir", str(shared), "--phones-per-node", "1"]
     process = driver(cluster, out, *args)
     try:
         wait_until("4 episodes recorded", lambda: len(finished_ids(out)) >= 4, process)
@@ -169,6 +169,12 @@ def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: L
     resumed = driver(cluster, out, "--resume", str(run_dir))
     assert resumed.wait(timeout=HANG_GUARD_S) == 0
     logs = assert_recorded_exactly_once_and_oracle_100(run_dir)
+    # --phones-per-node 1, kept by the resumed run (from the manifest): one phone of the two each host offers
+    resumed_output = resumed.log_path.read_text()  # type: ignore[attr-defined]
+    assert "127.0.0.3/phone-0 joined" in resumed_output and "127.0.0.4/phone-0 joined" in resumed_output
+    assert "phone-1" not in resumed_output
+    again = [log for log in logs if log.episode_id not in before]
+    assert len({(log.device.host, log.device.serial) for log in again}) == 2
     # the actors left each episode's files in the shared folder; the driver copied them in and removed them
     assert [p.name for p in (shared / run_dir.name).iterdir()] == []
     for log in logs:  # what the killed driver recorded is kept as it was
