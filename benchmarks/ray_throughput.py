@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -113,6 +114,7 @@ def main() -> None:
     finally:
         cluster.close()
         subprocess.run([adb_path(), "-P", port, "kill-server"], capture_output=True, timeout=30, check=False)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _free_port() -> int:
