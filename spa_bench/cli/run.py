@@ -167,7 +167,7 @@ def run(
         None, "--phone-clock", help="Freeze the virtual phones' clocks at this time (ISO 8601 UTC, e.g. "
                                     "2026-01-15T09:30): the same screens on every rerun."),
     executor: str = typer.Option("local", "--executor", help="local: one thread per device here; "
-                                 "ray: device actors on a Ray cluster (the [ray] extra)."),
+                                 "ray: device actors on a Ray cluster (the ray extra of spa-bench)."),
     ray_address: str | None = typer.Option(None, "--ray-address", help="With --executor ray: the head, "
                                                                        "HOST:PORT."),
     phones_per_node: int | None = typer.Option(None, "--phones-per-node", min=1,
