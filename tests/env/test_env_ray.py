@@ -17,7 +17,9 @@ ray = pytest.importorskip("ray", reason="the [ray] extra is not installed")
 
 from spa_bench.env.ray_rollout import RayEnvPool  # noqa: E402
 
-pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.usefixtures("adb_env")]
+# the xdist worker of every test that starts Ray (tests/cluster too): not two Ray instances on 2 cores
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.usefixtures("adb_env"),
+              pytest.mark.xdist_group("ray-cluster")]
 TASKS = ["calculator_multiply_en", "calculator_multiply_zh"]
 
 
