@@ -40,6 +40,8 @@ COMMON_APPS: dict[str, tuple[str, ...]] = {
     "相机": ("com.android.camera2", "com.google.android.GoogleCamera"),
     "phone": ("com.android.dialer", "com.google.android.dialer"),
     "电话": ("com.android.dialer", "com.google.android.dialer"),
+    "music": ("com.android.music",),
+    "音乐": ("com.android.music",),
 }
 
 
