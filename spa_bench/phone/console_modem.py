@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from spa_bench.phone.system.telephony import Call
 
 MESSAGES_PACKAGE = "com.android.messaging"
+DIALER_PACKAGE = "com.android.dialer"
+IN_CALL_ACTIVITY = "com.android.incallui.InCallActivity"
 SMS_ADDRESS_MAX_DIGITS = 32  # SMS_ADDRESS_MAX_SIZE 16 bytes of two BCD digits
 # strtod(): the longest prefix that reads as a number (decimal, exponent, inf, nan).
 _STRTOD = re.compile(r"[ \t]*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)", re.IGNORECASE)
@@ -68,8 +70,18 @@ class PhoneModem:
 
     def add_inbound_call(self, number: str) -> None:
         with self.system.lock:
-            self.system.telephony.add_inbound_call(number)
+            rings = self.system.telephony.add_inbound_call(number, self._name_for(number))
+            if rings and DIALER_PACKAGE in self.system.apps:
+                # the InCallService's full-screen incoming-call UI (a ringing phone that is in use shows
+                # it too here: the heads-up form of it is not modelled)
+                self.system.open_activity(DIALER_PACKAGE, IN_CALL_ACTIVITY, {"number": number})
             self.system.invalidate()
+
+    def _name_for(self, number: str) -> str | None:
+        from spa_bench.phone.apps.messages import MessagesApp
+
+        app = self.system.apps.get(MESSAGES_PACKAGE)
+        return app.contacts.name_for_number(number) if isinstance(app, MessagesApp) else None
 
     def update_call(self, number: str, state: ModemState) -> None:
         with self.system.lock:
@@ -77,12 +89,8 @@ class PhoneModem:
             self.system.invalidate()
 
     def disconnect_call(self, number: str) -> None:
-        from spa_bench.phone.apps.messages import MessagesApp
-
         with self.system.lock:
-            app = self.system.apps.get(MESSAGES_PACKAGE)
-            name = app.contacts.name_for_number(number) if isinstance(app, MessagesApp) else None
-            self.system.telephony.disconnect(number, name)
+            self.system.telephony.disconnect(number, self._name_for(number))
             self.system.invalidate()
 
     def gps_fix(self, longitude: float, latitude: float, altitude: float, satellites: int) -> None:

@@ -21,6 +21,7 @@ from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 DB_PATH = f"/data/data/{PROVIDER_PACKAGE}/databases/calllog.db"
 INCOMING_TYPE, OUTGOING_TYPE, MISSED_TYPE = 1, 2, 3
+REJECTED_TYPE, BLOCKED_TYPE = 5, 6  # CallLog.Calls: declined by the user; refused by the blocked-number list
 PRESENTATION_ALLOWED = 1
 
 SCHEMA = """
