@@ -1,6 +1,7 @@
 """The share target (`com.spa.chat.ShareActivity`): what the Shop's Share button opens. It lists
 recent chats and all contacts; choosing one asks for confirmation (with an optional note) and sends
-the product as a card, then returns to the app that shared it."""
+the product as a card, then returns to the app that shared it. A plain-text share (ACTION_SEND with
+EXTRA_TEXT, as Eats shares a restaurant) passes `text` and is sent as a text message."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ class ShareActivity(ChatActivity):
     @property
     def title(self) -> str:
         args = self.record.args
+        if args.get("text"):
+            return str(args["text"])
         return str(args.get("title_zh") if self.ctx.locale == "zh" else args.get("title_en") or "")
 
     def choose(self, contact: Contact) -> None:
@@ -49,9 +52,11 @@ class ShareActivity(ChatActivity):
             return
         args = self.record.args
         now = self.now_ms()
-        self.app.store.send(
-            contact.id, now, self.title, "product", str(args.get("sku", "")), float(args.get("price", 0) or 0)
-        )
+        if args.get("text"):
+            self.app.store.send(contact.id, now, self.title)
+        else:
+            sku, price = str(args.get("sku", "")), float(args.get("price", 0) or 0)
+            self.app.store.send(contact.id, now, self.title, "product", sku, price)
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
