@@ -13,8 +13,9 @@ from pathlib import Path
 from spa_bench.phone.apps.base import App, AppContext
 from spa_bench.phone.apps.eats import glyphs as _glyphs  # noqa: F401  (registers the icons)
 from spa_bench.phone.apps.eats.account import AddressEditActivity, AddressesActivity, CouponsActivity
-from spa_bench.phone.apps.eats.checkout import CheckoutActivity, OrderActivity
+from spa_bench.phone.apps.eats.checkout import CheckoutActivity
 from spa_bench.phone.apps.eats.main import MainActivity
+from spa_bench.phone.apps.eats.order import OrderActivity
 from spa_bench.phone.apps.eats.restaurant import RestaurantActivity
 from spa_bench.phone.apps.eats.search import SearchActivity
 from spa_bench.phone.apps.eats.store import EatsStore

@@ -7,7 +7,7 @@ from functools import partial
 
 from spa_bench.phone.apps.contacts.pim import form, icon_button, prefill, top_bar
 from spa_bench.phone.apps.eats.base import ADDRESS_EDIT, PACKAGE, RID, EatsActivity
-from spa_bench.phone.apps.eats.store import Address
+from spa_bench.phone.apps.eats.models import Address
 from spa_bench.phone.ui import LINEAR, Button, Rect, TextView, View
 
 FIELDS = (

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from spa_bench.phone.apps.base import Activity
+from spa_bench.phone.apps.eats.models import Restaurant
 from spa_bench.phone.apps.eats.seed import CUISINES
-from spa_bench.phone.apps.eats.store import Restaurant, ms
+from spa_bench.phone.apps.eats.store import ms
 from spa_bench.phone.apps.eats.strings import money
 from spa_bench.phone.apps.shop.widgets import thumbnail
 from spa_bench.phone.ui import LINEAR, Rect, TextView, View

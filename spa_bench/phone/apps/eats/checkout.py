@@ -1,17 +1,19 @@
 """Checkout (`com.spa.eats.CheckoutActivity`) of one restaurant's cart: delivery address, quantities,
-a coupon, a note for the rider, the bill and Place order; and an order's page (`OrderActivity`) with
-its progress (placed -> preparing -> on the way -> delivered, by the phone's clock), cancel and reorder."""
+a delivery time (as soon as possible or a half-hour slot), a coupon, a note for the rider, the bill and
+Place order."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 from spa_bench.phone.apps.contacts.pim import top_bar
-from spa_bench.phone.apps.eats.base import ADDRESSES, ORDER, PACKAGE, RESTAURANT, RID, EatsActivity
-from spa_bench.phone.apps.eats.store import STATUSES, CartLine, Coupon, Order
+from spa_bench.phone.apps.eats.base import ADDRESSES, ORDER, PACKAGE, RID, EatsActivity
+from spa_bench.phone.apps.eats.models import CartLine, Coupon
 from spa_bench.phone.apps.shop.widgets import icon_button
-from spa_bench.phone.ui import LINEAR, Button, Rect, TextView, View
+from spa_bench.phone.ui import LINEAR, Button, Rect, Scrim, TextView, View
+
+SLOTS = ("11:00", "11:30", "12:00", "12:30", "13:00", "17:30", "18:00", "18:30", "19:00", "19:30")
 
 
 def options_text(size: str, spice: str, locale: str) -> str:
@@ -86,6 +88,19 @@ class CheckoutActivity(EatsActivity):
             rows.append(view)
             y = view.bounds.bottom
         subtotal = round(sum(x.unit_price * x.quantity for x in lines), 2)
+        when = self.deliver_at()
+        row = kit.list_item(
+            list_area,
+            y + kit.dp(8),
+            self.t("delivery_time"),
+            self.slot_label(when) if when else self.t("asap", n=r.eta_minutes),
+            icon="moped",
+            hue="blue",
+            rid=RID + "delivery_time_row",
+            on_click=self.setter("dialog", "time"),
+        )
+        rows.append(row)
+        y = row.bounds.bottom
         available = self.coupons(subtotal)
         coupon = self.chosen_coupon(subtotal)
         coupon_text = (
@@ -182,7 +197,73 @@ class CheckoutActivity(EatsActivity):
         root.add(footer)
         if self.ui("dialog") == "coupon":
             root.add(self._coupon_dialog(area, available))
+        elif self.ui("dialog") == "time":
+            root.add(self._time_dialog(area, r.eta_minutes))
         return root
+
+    # -- delivery time: as soon as possible, or a half-hour slot today (an hour ahead at least) or tomorrow
+    def slots(self) -> list[tuple[str, datetime]]:
+        now = self.ctx.clock.now()
+        found = []
+        for day, offset in (("today", 0), ("tomorrow", 1)):
+            date = (now + timedelta(days=offset)).date()
+            for slot in SLOTS:
+                hour, minute = map(int, slot.split(":"))
+                moment = datetime(date.year, date.month, date.day, hour, minute)
+                if moment >= now + timedelta(hours=1):
+                    found.append((f"slot_{day}_{hour:02d}{minute:02d}", moment))
+        return found
+
+    def deliver_at(self) -> datetime | None:
+        chosen = self.ui("deliver_at")
+        return next((m for rid, m in self.slots() if rid == chosen), None)
+
+    def slot_label(self, moment: datetime) -> str:
+        day = "today" if moment.date() == self.ctx.clock.now().date() else "tomorrow"
+        return self.t(f"slot_{day}", t=moment.strftime("%H:%M"))
+
+    def _time_dialog(self, area: Rect, minutes: int) -> View:
+        kit = self.kit
+        width = area.width - kit.dp(96)
+        row_h = kit.dp(44)
+        options: list[tuple[str, str, str | None]] = [("slot_asap", self.t("asap", n=minutes), None)]
+        options += [(rid, self.slot_label(m), rid) for rid, m in self.slots()]
+        body: list[View] = [
+            TextView(
+                Rect(0, i * row_h, width, (i + 1) * row_h),
+                text,
+                kit.body_large,
+                kit.palette.on_surface,
+                rid=RID + rid,
+                on_click=partial(self._deliver, value),
+            )
+            for i, (rid, text, value) in enumerate(options)
+        ]
+        dialog = kit.dialog(
+            area,
+            self.t("delivery_time"),
+            [],
+            [(self.t("cancel"), self.setter("dialog", None))],
+            self.setter("dialog", None),
+            body_height=min(row_h * len(options), kit.dp(480)),
+        )
+        panel = dialog.dialog_panel if isinstance(dialog, Scrim) else None
+        if panel is not None:
+            top = panel.children[0].bounds.bottom + kit.dp(16)
+            box = Rect(
+                panel.bounds.left + kit.dp(24),
+                top,
+                panel.bounds.right - kit.dp(24),
+                top + min(row_h * len(options), kit.dp(480)),
+            )
+            for view in body:
+                view.translate(box.left, box.top)
+            panel.add(self.scroll_list(box, body, key="slot_scroll", rid=RID + "slot_list"))
+        return dialog
+
+    def _deliver(self, value: str | None) -> None:
+        self.record.ui.pop("dialog", None)
+        self.set_ui("deliver_at", value)
 
     def _line(self, area: Rect, top: int, line: CartLine) -> View:
         kit = self.kit
@@ -293,238 +374,15 @@ class CheckoutActivity(EatsActivity):
             return
         note = str(self.ui("text:note", "")).strip()
         order_id = self.app.store.place_order(
-            self.locale, r, lines, address, self.chosen_coupon(subtotal), note, self.ctx.clock.now()
+            self.locale,
+            r,
+            lines,
+            address,
+            self.chosen_coupon(subtotal),
+            note,
+            self.ctx.clock.now(),
+            self.deliver_at(),
         )
         self.ctx.toast(self.t("order_placed"))
         self.ctx.finish()
         self.ctx.start_activity(ORDER, {"order": order_id})
-
-
-class OrderActivity(EatsActivity):
-    name = "com.spa.eats.OrderActivity"
-
-    def order(self) -> Order | None:
-        order_id = int(self.record.args.get("order", 0))
-        return next((o for o in self.app.store.orders(self.locale, self.now_ms()) if o.id == order_id), None)
-
-    def build(self, area: Rect) -> View:
-        kit = self.kit
-        p = kit.palette
-        root = View(area, class_name=LINEAR, rid=RID + "order")
-        bar, bar_h = top_bar(
-            kit,
-            area,
-            self.t("order_details"),
-            package=PACKAGE,
-            on_back=self.ctx.finish,
-            back_desc=self.t("navigate_up"),
-        )
-        root.add(bar)
-        order = self.order()
-        if order is None:
-            return root
-        r = self.app.store.restaurant(order.restaurant)
-        rows: list[View] = []
-        pad = kit.dp(16)
-        y = area.top + bar_h
-        rows.append(
-            TextView(
-                Rect(area.left + pad, y, area.right - pad, y + kit.dp(40)),
-                self.t(f"status_{order.status}"),
-                kit.dp(26),
-                p.primary,
-                rid=RID + "order_status",
-                bold=True,
-            )
-        )
-        y += kit.dp(44)
-        if order.status in STATUSES[:3]:
-            eta = datetime.fromtimestamp(order.eta_at / 1000, UTC).strftime("%H:%M")
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - pad, y + kit.dp(24)),
-                    self.t("eta", t=eta),
-                    kit.body_medium,
-                    p.on_surface,
-                    rid=RID + "order_eta",
-                )
-            )
-            y += kit.dp(28)
-        if order.status in STATUSES:
-            step_w = (area.width - 2 * pad) // len(STATUSES)
-            reached = STATUSES.index(order.status)
-            for i, status in enumerate(STATUSES):
-                left = area.left + pad + i * step_w
-                color = p.primary if i <= reached else p.outline
-                rows.append(
-                    View(
-                        Rect(left + kit.dp(2), y + kit.dp(4), left + step_w - kit.dp(2), y + kit.dp(10)),
-                        bg=color,
-                        radius=kit.dp(3),
-                    )
-                )
-                rows.append(
-                    TextView(
-                        Rect(left, y + kit.dp(12), left + step_w, y + kit.dp(36)),
-                        self.t(f"status_{status}"),
-                        kit.label,
-                        color,
-                        align="center",
-                        rid=RID + "order_step",
-                    )
-                )
-            y += kit.dp(44)
-        rows.append(
-            TextView(
-                Rect(area.left + pad, y, area.right - pad, y + kit.dp(24)),
-                self.t("order_no", no=order.order_no),
-                kit.body_medium,
-                p.on_surface_variant,
-                rid=RID + "order_no",
-            )
-        )
-        y += kit.dp(32)
-        rows.append(
-            TextView(
-                Rect(area.left + pad, y, area.right - pad, y + kit.dp(32)),
-                r.name if r else order.restaurant,
-                kit.title_large,
-                p.on_surface,
-                rid=RID + "order_restaurant",
-            )
-        )
-        y += kit.dp(36)
-        for item in order.items:
-            extra = options_text(item.size, item.spice, self.locale)
-            name = item.name + (
-                f"（{extra}）" if self.locale == "zh" and extra else f" ({extra})" if extra else ""
-            )
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - kit.dp(120), y + kit.dp(28)),
-                    f"{name} ×{item.quantity}",
-                    kit.body_medium,
-                    p.on_surface,
-                    rid=RID + "order_line",
-                )
-            )
-            rows.append(
-                TextView(
-                    Rect(area.right - kit.dp(120), y, area.right - pad, y + kit.dp(28)),
-                    self.money(item.unit_price * item.quantity),
-                    kit.body_medium,
-                    p.on_surface,
-                    align="right",
-                )
-            )
-            y += kit.dp(28)
-        y += kit.dp(8)
-        for key, value, rid in (
-            ("fee", self.money(order.delivery_fee), "order_fee"),
-            ("discount", "-" + self.money(order.discount), "order_discount"),
-            ("total", self.money(order.total), "order_total"),
-        ):
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - pad, y + kit.dp(28)),
-                    self.t(key),
-                    kit.body_medium,
-                    p.on_surface_variant,
-                )
-            )
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - pad, y + kit.dp(28)),
-                    value,
-                    kit.body_medium,
-                    p.on_surface,
-                    align="right",
-                    rid=RID + rid,
-                    bold=key == "total",
-                )
-            )
-            y += kit.dp(28)
-        y += kit.dp(8)
-        for key, value, rid in (
-            ("address", order.address, "order_address"),
-            ("note", order.note, "order_note"),
-        ):
-            if not value:
-                continue
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - pad, y + kit.dp(22)),
-                    self.t(key),
-                    kit.label,
-                    p.on_surface_variant,
-                )
-            )
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y + kit.dp(22), area.right - pad, y + kit.dp(48)),
-                    value,
-                    kit.body_medium,
-                    p.on_surface,
-                    rid=RID + rid,
-                )
-            )
-            y += kit.dp(54)
-        y += kit.dp(8)
-        bw = (area.width - 3 * pad) // 2
-        if order.status == "placed":
-            rows.append(
-                Button(
-                    Rect(area.left + pad, y, area.left + pad + bw, y + kit.dp(48)),
-                    self.t("cancel_order"),
-                    kit.body_medium,
-                    p.error,
-                    None,
-                    outline=p.error,
-                    on_click=self.setter("dialog", "cancel"),
-                    rid=RID + "cancel_order",
-                )
-            )
-        rows.append(
-            Button(
-                Rect(area.right - pad - bw, y, area.right - pad, y + kit.dp(48)),
-                self.t("reorder"),
-                kit.body_medium,
-                p.on_primary,
-                p.primary,
-                on_click=partial(self._reorder, order),
-                rid=RID + "reorder",
-            )
-        )
-        root.add(
-            self.scroll_list(
-                Rect(area.left, area.top + bar_h, area.right, area.bottom),
-                rows,
-                rid=RID + "order_list",
-                padding_bottom=kit.dp(16),
-            )
-        )
-        if self.ui("dialog") == "cancel":
-            root.add(
-                kit.dialog(
-                    area,
-                    self.t("cancel_q"),
-                    self.t("cancel_body"),
-                    [
-                        (self.t("keep"), self.setter("dialog", None)),
-                        (self.t("cancel_order"), partial(self._cancel, order)),
-                    ],
-                    self.setter("dialog", None),
-                )
-            )
-        return root
-
-    def _cancel(self, order: Order) -> None:
-        self.record.ui.pop("dialog", None)
-        if self.app.store.cancel(order.id):
-            self.ctx.toast(self.t("cancelled"))
-        self.ctx.invalidate()
-
-    def _reorder(self, order: Order) -> None:
-        self.app.store.reorder(order, self.now_ms())
-        self.ctx.toast(self.t("reordered"))
-        self.ctx.start_activity(RESTAURANT, {"restaurant": order.restaurant})

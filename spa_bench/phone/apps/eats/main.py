@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from functools import partial
 
 from spa_bench.phone.apps.eats.base import ADDRESSES, COUPONS, ORDER, RESTAURANT, RID, SEARCH, EatsActivity
-from spa_bench.phone.apps.eats.store import Order
+from spa_bench.phone.apps.eats.models import Order
 from spa_bench.phone.apps.shop.widgets import NavItem, bottom_nav, chip
 from spa_bench.phone.ui import FRAME, LINEAR, Button, ImageView, Rect, TextView, View
 

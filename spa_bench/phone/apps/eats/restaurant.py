@@ -8,7 +8,7 @@ from functools import partial
 
 from spa_bench.phone.apps.contacts.pim import top_bar
 from spa_bench.phone.apps.eats.base import CHECKOUT, PACKAGE, RID, EatsActivity
-from spa_bench.phone.apps.eats.store import Dish, Restaurant
+from spa_bench.phone.apps.eats.models import Dish, Restaurant
 from spa_bench.phone.apps.shop.widgets import chip, icon_button
 from spa_bench.phone.ui import FRAME, LINEAR, Button, Rect, TextView, View
 
@@ -171,19 +171,17 @@ class RestaurantActivity(EatsActivity):
         )
         has_options = bool(dish.sizes or dish.spices)
         bw = kit.dp(96)
-        row.add(
-            Button(
-                Rect(
-                    area.right - kit.dp(16) - bw, top + kit.dp(48), area.right - kit.dp(16), top + kit.dp(84)
-                ),
-                self.t("options") if has_options else self.t("add"),
-                kit.body_medium,
-                p.on_primary,
-                p.primary,
-                on_click=partial(self._add, dish),
-                rid=RID + ("choose_options" if has_options else "add_dish"),
-            )
+        button = Button(
+            Rect(area.right - kit.dp(16) - bw, top + kit.dp(48), area.right - kit.dp(16), top + kit.dp(84)),
+            self.t("options") if has_options else self.t("add"),
+            kit.body_medium,
+            p.on_primary,
+            p.primary,
+            on_click=partial(self._add, dish),
+            rid=RID + ("choose_options" if has_options else "add_dish"),
         )
+        button.desc = f"{button.text} {dish.name}"  # which dish: the button's text is the same on every row
+        row.add(button)
         row.add(View(Rect(left, top + h - 1, area.right - kit.dp(16), top + h), bg=p.divider))
         return row
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from spa_bench.phone.apps.eats.base import RID, EatsActivity
-from spa_bench.phone.apps.eats.store import Restaurant
+from spa_bench.phone.apps.eats.models import Restaurant
 from spa_bench.phone.apps.shop.widgets import chip
 from spa_bench.phone.ui import LINEAR, Rect, TextView, View
 

@@ -10,10 +10,11 @@ Tables (what checks read):
 - `addresses(_id, locale, label, recipient, phone, address, is_default)`;
 - `coupons(_id, locale, code, title, min_spend, discount, restaurant, expires, used)`;
 - `orders(_id, order_no, locale, restaurant, created_at, eta_at, status, subtotal, delivery_fee, discount,
-  total, coupon, address_id, address, note)`: status `placed` -> `preparing` (2 min) -> `on_the_way`
-  (10 min) -> `delivered` (at `eta_at`, the restaurant's minutes after placing), advanced by the phone's
-  clock whenever the app reads its orders; `cancelled` when the user cancels a placed order. The six
-  seeded orders are delivered; new order ids start at 1001;
+  total, coupon, address_id, address, note, scheduled)`: `eta_at` is the restaurant's minutes after
+  placing, or the chosen time of a scheduled order (`scheduled` 1); status `placed` -> `preparing` (2 min
+  after placing, and not before 30 min ahead of `eta_at`) -> `on_the_way` (15 min ahead) -> `delivered`
+  (at `eta_at`), advanced by the phone's clock whenever the app reads its orders; `cancelled` when the
+  user cancels a placed order. The six seeded orders are delivered; new order ids start at 1001;
 - `order_items(_id, order_id, dish, name, size, spice, quantity, unit_price)`;
 - `prefs(key, value)`: `checkout_address` (the address chosen for the next checkout).
 """
@@ -24,11 +25,11 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.eats.models import Address, CartLine, Coupon, Dish, Order, OrderItem, Restaurant
 from spa_bench.phone.apps.eats.seed import ADDRESSES, COUPONS, MENUS, PAST_ORDERS, RESTAURANTS
 
 SCHEMA = """
@@ -46,114 +47,17 @@ CREATE TABLE coupons (_id INTEGER PRIMARY KEY AUTOINCREMENT, locale TEXT, code T
     min_spend REAL, discount REAL, restaurant TEXT, expires TEXT, used INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE orders (_id INTEGER PRIMARY KEY AUTOINCREMENT, order_no TEXT UNIQUE, locale TEXT,
     restaurant TEXT, created_at INTEGER, eta_at INTEGER, status TEXT, subtotal REAL, delivery_fee REAL,
-    discount REAL, total REAL, coupon TEXT, address_id INTEGER, address TEXT, note TEXT);
+    discount REAL, total REAL, coupon TEXT, address_id INTEGER, address TEXT, note TEXT,
+    scheduled INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE order_items (_id INTEGER PRIMARY KEY AUTOINCREMENT, order_id INTEGER, dish TEXT, name TEXT,
     size TEXT, spice TEXT, quantity INTEGER, unit_price REAL);
 CREATE TABLE prefs (key TEXT PRIMARY KEY, value TEXT);
 """
 FIRST_NEW_ORDER = 1001
 STATUSES = ("placed", "preparing", "on_the_way", "delivered")
-PREPARING_AFTER_MS = 2 * 60_000
-ON_THE_WAY_AFTER_MS = 10 * 60_000
-
-
-@dataclass(frozen=True)
-class Restaurant:
-    key: str
-    locale: str
-    name: str
-    cuisine: str
-    rating: float
-    reviews: int
-    delivery_fee: float
-    min_order: float
-    eta_minutes: int
-    distance_km: float
-    price_level: int
-    address: str
-
-
-@dataclass(frozen=True)
-class Dish:
-    key: str
-    restaurant: str
-    section: str
-    name: str
-    price: float
-    description: str
-    sizes: tuple[tuple[str, float], ...]
-    spices: tuple[str, ...]
-    popular: bool
-
-    def unit_price(self, size: str) -> float:
-        return round(self.price + dict(self.sizes).get(size, 0.0), 2)
-
-
-@dataclass(frozen=True)
-class CartLine:
-    id: int
-    dish: Dish
-    size: str
-    spice: str
-    quantity: int
-    unit_price: float
-
-
-@dataclass(frozen=True)
-class Address:
-    id: int
-    label: str
-    recipient: str
-    phone: str
-    address: str
-    is_default: bool
-
-
-@dataclass(frozen=True)
-class Coupon:
-    code: str
-    title: str
-    min_spend: float
-    discount: float
-    restaurant: str
-    expires: str
-    used: bool
-
-    def applies(self, restaurant: str, subtotal: float, today: str) -> bool:
-        return (
-            not self.used
-            and self.expires >= today
-            and subtotal >= self.min_spend
-            and self.restaurant in ("", restaurant)
-        )
-
-
-@dataclass(frozen=True)
-class OrderItem:
-    dish: str
-    name: str
-    size: str
-    spice: str
-    quantity: int
-    unit_price: float
-
-
-@dataclass(frozen=True)
-class Order:
-    id: int
-    order_no: str
-    restaurant: str
-    created_at: int
-    eta_at: int
-    status: str
-    subtotal: float
-    delivery_fee: float
-    discount: float
-    total: float
-    coupon: str
-    address: str
-    note: str
-    items: tuple[OrderItem, ...]
+ACCEPTED_AFTER_MS = 2 * 60_000  # the restaurant takes the order
+PREPARING_AHEAD_MS = 30 * 60_000  # cooking starts at most this long before the delivery time
+RIDING_AHEAD_MS = 15 * 60_000  # the rider picks it up this long before
 
 
 def ms(when: datetime) -> int:
@@ -165,12 +69,15 @@ def _parse(text: str) -> int:
 
 
 def status_at(created_at: int, eta_at: int, now_ms: int) -> str:
-    """Where an order is at `now_ms` (the restaurant's stages, then the rider's)."""
+    """Where an order is at `now_ms`: the restaurant's stages, then the rider's, timed back from the
+    delivery time (so an order scheduled for tomorrow stays `placed` until shortly before)."""
+    preparing = max(created_at + ACCEPTED_AFTER_MS, eta_at - PREPARING_AHEAD_MS)
+    riding = max(preparing, eta_at - RIDING_AHEAD_MS)
     if now_ms >= eta_at:
         return "delivered"
-    if now_ms - created_at >= ON_THE_WAY_AFTER_MS:
+    if now_ms >= riding:
         return "on_the_way"
-    if now_ms - created_at >= PREPARING_AFTER_MS:
+    if now_ms >= preparing:
         return "preparing"
     return "placed"
 
@@ -476,28 +383,31 @@ class EatsStore:
         coupon: Coupon | None,
         note: str,
         now: datetime,
+        deliver_at: datetime | None = None,
     ) -> int | None:
-        """Create an order of `lines` (status `placed`), mark its coupon used and empty that cart."""
+        """Create an order of `lines` (status `placed`; delivered as soon as possible, or at `deliver_at`),
+        mark its coupon used and empty that cart."""
         if not lines:
             return None
         subtotal = round(sum(line.unit_price * line.quantity for line in lines), 2)
         discount = coupon.discount if coupon is not None else 0.0
         total = round(max(0.0, subtotal + restaurant.delivery_fee - discount), 2)
         created = ms(now)
+        eta = ms(deliver_at) if deliver_at is not None else created + restaurant.eta_minutes * 60_000
         with self.db() as conn:
             conn.execute("BEGIN")
             seq = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'orders'").fetchone()
             order_no = f"E{now:%Y%m%d}-{int(seq['seq']) + 1:04d}"
             cur = conn.execute(
                 "INSERT INTO orders (order_no, locale, restaurant, created_at, eta_at, status, subtotal, "
-                "delivery_fee, discount, total, coupon, address_id, address, note) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "delivery_fee, discount, total, coupon, address_id, address, note, scheduled) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     order_no,
                     locale,
                     restaurant.key,
                     created,
-                    created + restaurant.eta_minutes * 60_000,
+                    eta,
                     "placed",
                     subtotal,
                     restaurant.delivery_fee,
@@ -507,6 +417,7 @@ class EatsStore:
                     address.id,
                     address.address,
                     note,
+                    int(deliver_at is not None),
                 ),
             )
             order_id = int(cur.lastrowid or 0)
@@ -565,6 +476,7 @@ class EatsStore:
                 o["coupon"] or "",
                 o["address"] or "",
                 o["note"] or "",
+                bool(o["scheduled"]),
                 tuple(
                     OrderItem(
                         i["dish"],
