@@ -32,7 +32,9 @@ class InCallActivity(DialerActivity):
         return False
 
     def _place_if_asked(self) -> None:
-        """A CALL intent (`am start -a android.intent.action.CALL -d tel:...`) places the call once."""
+        """A CALL intent (`am start -a android.intent.action.CALL -d tel:...`) places the call once, when
+        the in-call screen first comes up (Telecom places it asynchronously after the intent on Android
+        too; activities here have no onCreate, so the first build stands in for it)."""
         if self.record.args.get("place") and not self.ui("placed"):
             self.record.ui["placed"] = 1
             try:
