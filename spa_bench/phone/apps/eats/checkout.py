@@ -10,8 +10,8 @@ from functools import partial
 from spa_bench.phone.apps.contacts.pim import top_bar
 from spa_bench.phone.apps.eats.base import ADDRESSES, ORDER, PACKAGE, RID, EatsActivity
 from spa_bench.phone.apps.eats.models import CartLine, Coupon
-from spa_bench.phone.apps.shop.widgets import icon_button
-from spa_bench.phone.ui import LINEAR, Button, Rect, Scrim, TextView, View
+from spa_bench.phone.apps.shop.widgets import chip, icon_button
+from spa_bench.phone.ui import LINEAR, Button, Rect, TextView, View
 
 SLOTS = ("11:00", "11:30", "12:00", "12:30", "13:00", "17:30", "18:00", "18:30", "19:00", "19:30")
 
@@ -223,43 +223,51 @@ class CheckoutActivity(EatsActivity):
         return self.t(f"slot_{day}", t=moment.strftime("%H:%M"))
 
     def _time_dialog(self, area: Rect, minutes: int) -> View:
+        """Today / Tomorrow tabs over that day's slots (today: as soon as possible first)."""
         kit = self.kit
         width = area.width - kit.dp(96)
         row_h = kit.dp(44)
-        options: list[tuple[str, str, str | None]] = [("slot_asap", self.t("asap", n=minutes), None)]
-        options += [(rid, self.slot_label(m), rid) for rid, m in self.slots()]
-        body: list[View] = [
-            TextView(
-                Rect(0, i * row_h, width, (i + 1) * row_h),
-                text,
-                kit.body_large,
-                kit.palette.on_surface,
-                rid=RID + rid,
-                on_click=partial(self._deliver, value),
+        day = str(self.ui("slot_day", "today"))
+        body: list[View] = []
+        x = 0
+        for key in ("today", "tomorrow"):
+            c = chip(
+                kit,
+                x,
+                0,
+                self.t(key),
+                key == day,
+                partial(self.set_ui, "slot_day", key),
+                rid=RID + f"day_{key}",
             )
-            for i, (rid, text, value) in enumerate(options)
+            body.append(c)
+            x = c.bounds.right + kit.dp(8)
+        options: list[tuple[str, str, str | None]] = []
+        if day == "today":
+            options.append(("slot_asap", self.t("asap", n=minutes), None))
+        options += [
+            (rid, m.strftime("%H:%M"), rid) for rid, m in self.slots() if rid.startswith(f"slot_{day}_")
         ]
-        dialog = kit.dialog(
+        top = kit.dp(48)
+        for i, (rid, text, value) in enumerate(options):
+            body.append(
+                TextView(
+                    Rect(0, top + i * row_h, width, top + (i + 1) * row_h),
+                    text,
+                    kit.body_large,
+                    kit.palette.on_surface,
+                    rid=RID + rid,
+                    on_click=partial(self._deliver, value),
+                )
+            )
+        return kit.dialog(
             area,
             self.t("delivery_time"),
-            [],
+            body,
             [(self.t("cancel"), self.setter("dialog", None))],
             self.setter("dialog", None),
-            body_height=min(row_h * len(options), kit.dp(480)),
+            body_height=top + row_h * max(1, len(options)),
         )
-        panel = dialog.dialog_panel if isinstance(dialog, Scrim) else None
-        if panel is not None:
-            top = panel.children[0].bounds.bottom + kit.dp(16)
-            box = Rect(
-                panel.bounds.left + kit.dp(24),
-                top,
-                panel.bounds.right - kit.dp(24),
-                top + min(row_h * len(options), kit.dp(480)),
-            )
-            for view in body:
-                view.translate(box.left, box.top)
-            panel.add(self.scroll_list(box, body, key="slot_scroll", rid=RID + "slot_list"))
-        return dialog
 
     def _deliver(self, value: str | None) -> None:
         self.record.ui.pop("dialog", None)

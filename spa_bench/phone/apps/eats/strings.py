@@ -47,6 +47,8 @@ STRINGS = Strings(
         "no_address": ("Add a delivery address", "请添加收货地址"),
         "delivery_time": ("Delivery time", "送达时间"),
         "asap": ("As soon as possible (about {n} min)", "尽快送达（约{n}分钟）"),
+        "today": ("Today", "今天"),
+        "tomorrow": ("Tomorrow", "明天"),
         "slot_today": ("Today {t}", "今天 {t}"),
         "slot_tomorrow": ("Tomorrow {t}", "明天 {t}"),
         "scheduled_for": ("Scheduled delivery: {t}", "预约送达：{t}"),

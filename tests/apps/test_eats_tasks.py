@@ -1,0 +1,128 @@
+"""Eats (com.spa.eats): its tasks through the real pipeline (oracle passes every instance, noop none), and
+the app on a PhoneOS - the seeded restaurants per language, search filters, dish options into a cart
+per restaurant, checkout with coupon, note and delivery time, order stages by the phone's clock,
+cancel and reorder."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from pim_runs import failures, run_suite
+
+from spa_bench.phone.api import PhoneConfig
+from spa_bench.phone.system import PhoneOS
+from spa_bench.phone.system.clock import PhoneClock
+from spa_bench.phone.vfs import VirtualFS
+
+PKG = "com.spa.eats"
+NOW = datetime(2026, 3, 2, 9, 0)
+
+
+def phone_at(tmp_path: Path, locale: str, when: datetime = NOW) -> PhoneOS:
+    return PhoneOS(PhoneConfig(locale=locale), VirtualFS(tmp_path / "fs"), clock=PhoneClock.frozen(when))  # type: ignore[arg-type]
+
+
+def db(tmp_path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(tmp_path / "fs/data/data/com.spa.eats/databases/eats.db")
+
+
+def tap(phone: PhoneOS, rid: str = "", text: str = "", desc: str = "") -> None:
+    full = f"{PKG}:id/{rid}" if rid and ":" not in rid else rid
+    view = phone.frame().find(rid=full, text=text, desc=desc)
+    assert view is not None, (rid, text, desc)
+    phone.tap(*view.bounds.center)
+
+
+def texts(phone: PhoneOS, rid: str) -> list[str]:
+    return [v.text for v in phone.frame().views() if v.rid == f"{PKG}:id/{rid}"]
+
+
+def test_seed_and_search_filters_per_language(tmp_path: Path) -> None:
+    phone = phone_at(tmp_path, "zh")
+    with db(tmp_path) as conn:
+        assert conn.execute("SELECT locale, count(*) FROM restaurants GROUP BY locale").fetchall() == [
+            ("en", 10), ("zh", 10)]
+        assert conn.execute("SELECT count(*) FROM orders").fetchone() == (6,)
+    phone.start_activity(PKG)
+    assert texts(phone, "restaurant_name")[0] == "杨记麻辣烫"  # nearest first, Chinese restaurants only
+    tap(phone, "search_bar")
+    phone.input_text("牛肉")  # matches dishes too: 酱牛肉, 牛肉拉面, 精品肥牛 ...
+    phone.press_key(66)
+    assert set(texts(phone, "restaurant_name")) == {"老北京炸酱面", "马记兰州牛肉面"}
+    tap(phone, "filter_rating")
+    assert texts(phone, "restaurant_name") == ["老北京炸酱面"]  # 4.5; 马记 is 4.3
+
+
+def test_options_cart_checkout_coupon_note_and_stages(tmp_path: Path) -> None:
+    phone = phone_at(tmp_path, "en")
+    phone.start_activity(PKG, "com.spa.eats.RestaurantActivity", {"restaurant": "golden-dragon"})
+    tap(phone, desc="Options Kung Pao Chicken")
+    tap(phone, "size_option", text="Large +$3.00")
+    tap(phone, "spice_option", text="Hot")
+    tap(phone, "qty_plus")
+    tap(phone, "android:id/button1")
+    assert texts(phone, "cart_summary") == ["2 items · $35.00"]
+    tap(phone, "go_checkout")
+    tap(phone, "coupon_row")
+    tap(phone, "coupon_WELCOME5")
+    tap(phone, "note")
+    phone.input_text("Ring twice")
+    tap(phone, "place_order")
+    assert phone.current_focus() == (PKG, "com.spa.eats.OrderActivity")
+    with db(tmp_path) as conn:
+        assert conn.execute("SELECT _id, status, subtotal, total, coupon, note FROM orders WHERE _id > 1000"
+                            ).fetchall() == [(1001, "placed", 35.0, 32.99, "WELCOME5", "Ring twice")]
+        assert conn.execute("SELECT dish, size, spice, quantity FROM order_items WHERE order_id = 1001"
+                            ).fetchall() == [("gd-kungpao", "Large", "Hot", 2)]
+        assert conn.execute("SELECT used FROM coupons WHERE code = 'WELCOME5'").fetchone() == (1,)
+        assert conn.execute("SELECT count(*) FROM cart").fetchone() == (0,)
+    app = phone.apps[PKG]
+    base = int(NOW.timestamp() * 1000)
+    for minutes, stage in ((1, "placed"), (5, "preparing"), (20, "on_the_way"), (31, "delivered")):
+        assert [o.status for o in app.store.orders("en", base + minutes * 60_000) if o.id == 1001] == [stage]  # type: ignore[attr-defined]
+
+
+def test_status_is_timed_back_from_a_scheduled_delivery() -> None:
+    from spa_bench.phone.apps.eats.store import status_at  # after PhoneOS: the apps import the system
+
+    created = 0
+    eta = 24 * 3600_000  # tomorrow
+    assert status_at(created, eta, 3600_000) == "placed"
+    assert status_at(created, eta, eta - 20 * 60_000) == "preparing"
+    assert status_at(created, eta, eta - 5 * 60_000) == "on_the_way"
+    assert status_at(created, eta, eta) == "delivered"
+
+
+def test_scheduled_order_cancel_and_reorder(tmp_path: Path) -> None:
+    phone = phone_at(tmp_path, "en")
+    phone.start_activity(PKG, "com.spa.eats.RestaurantActivity", {"restaurant": "bella-napoli"})
+    tap(phone, desc="Add Spaghetti Carbonara")
+    tap(phone, "go_checkout")
+    tap(phone, "delivery_time_row")
+    tap(phone, "day_tomorrow")
+    tap(phone, "slot_tomorrow_1830")
+    tap(phone, "place_order")
+    expected = (NOW + timedelta(days=1)).replace(hour=18, minute=30)
+    with db(tmp_path) as conn:
+        assert conn.execute("SELECT eta_at, scheduled FROM orders WHERE _id = 1001").fetchone() == (
+            int(expected.timestamp() * 1000), 1)
+    assert phone.frame().find(text="Scheduled delivery: " + expected.strftime("%Y-%m-%d %H:%M")) is not None
+    tap(phone, "cancel_order")
+    tap(phone, "android:id/button1")
+    tap(phone, "reorder")
+    with db(tmp_path) as conn:
+        assert conn.execute("SELECT status FROM orders WHERE _id = 1001").fetchone() == ("cancelled",)
+        assert conn.execute("SELECT restaurant, dish, quantity FROM cart").fetchall() == [
+            ("bella-napoli", "bn-carbonara", 1)]
+    assert phone.current_focus() == (PKG, "com.spa.eats.RestaurantActivity")
+
+
+@pytest.mark.usefixtures("adb_env")
+def test_oracle_passes_noop_fails_on_three_instances(tmp_path: Path) -> None:
+    logs = run_suite(["eats"], tmp_path / "results", ["oracle", "noop"], phones=2, repeats=3)
+    assert failures(logs, "oracle", True) == []
+    assert failures(logs, "noop", False) == []
+    assert len(logs) == 2 * 3 * 20
