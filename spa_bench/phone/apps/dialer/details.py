@@ -70,7 +70,7 @@ class CallDetailsActivity(DialerActivity):
         y += kit.dp(8)
         actions: list[tuple[str, str, Callback, str]] = [
             ("call", self.t("call"), partial(self.place_call, self.number), "call_detail_action_call"),
-            ("share", self.t("copy_number"), self._copy, "call_detail_action_copy"),
+            ("copy", self.t("copy_number"), self._copy, "call_detail_action_copy"),
             (
                 "block",
                 self.t("unblock_number" if self.blocked() else "block_number"),

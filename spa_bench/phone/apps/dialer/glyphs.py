@@ -71,3 +71,10 @@ def _speaker(d: Draw, u: float, c: RGB) -> None:
     w = max(1, round(2 * u))
     d.arc((u * 9, u * 7, u * 17, u * 17), 300, 60, fill=c, width=w)
     d.arc((u * 8, u * 3, u * 21, u * 21), 300, 60, fill=c, width=w)
+
+
+@icon("copy")
+def _copy(d: Draw, u: float, c: RGB) -> None:
+    w = max(1, round(2 * u))
+    d.rounded_rectangle((u * 8, u * 7, u * 20, u * 21), radius=u * 1.5, outline=c, width=w)
+    d.line(_p(u, 4, 17, 4, 3, 15, 3), fill=c, width=w)

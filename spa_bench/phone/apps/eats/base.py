@@ -10,8 +10,8 @@ from spa_bench.phone.apps.eats.models import Restaurant
 from spa_bench.phone.apps.eats.seed import CUISINES
 from spa_bench.phone.apps.eats.store import ms
 from spa_bench.phone.apps.eats.strings import money
-from spa_bench.phone.apps.shop.widgets import thumbnail
-from spa_bench.phone.ui import LINEAR, Rect, TextView, View
+from spa_bench.phone.apps.shop.widgets import Chip, chip, thumbnail
+from spa_bench.phone.ui import LINEAR, Callback, Kit, Rect, TextView, View
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps.eats import EatsApp
@@ -27,6 +27,17 @@ ADDRESSES = "com.spa.eats.AddressesActivity"
 ADDRESS_EDIT = "com.spa.eats.AddressEditActivity"
 COUPONS = "com.spa.eats.CouponsActivity"
 HUES = ("orange", "red", "green", "teal", "purple", "blue", "pink", "yellow")
+
+
+def dialog_chip(
+    kit: Kit, left: int, top: int, text: str, selected: bool, on_click: Callback, rid: str
+) -> Chip:
+    """A filter chip for a dialog: unselected ones take the page's colour, as the dialog's own surface
+    colour would hide them."""
+    c = chip(kit, left, top, text, selected, on_click, rid=rid)
+    if not selected:
+        c.bg = kit.palette.background
+    return c
 
 
 class EatsActivity(Activity):

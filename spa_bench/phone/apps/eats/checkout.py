@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from spa_bench.phone.apps.contacts.pim import top_bar
-from spa_bench.phone.apps.eats.base import ADDRESSES, ORDER, PACKAGE, RID, EatsActivity
+from spa_bench.phone.apps.eats.base import ADDRESSES, ORDER, PACKAGE, RID, EatsActivity, dialog_chip
 from spa_bench.phone.apps.eats.models import CartLine, Coupon
-from spa_bench.phone.apps.shop.widgets import chip, icon_button
+from spa_bench.phone.apps.shop.widgets import icon_button
 from spa_bench.phone.ui import LINEAR, Button, Rect, TextView, View
 
 SLOTS = ("11:00", "11:30", "12:00", "12:30", "13:00", "17:30", "18:00", "18:30", "19:00", "19:30")
@@ -231,7 +231,7 @@ class CheckoutActivity(EatsActivity):
         body: list[View] = []
         x = 0
         for key in ("today", "tomorrow"):
-            c = chip(
+            c = dialog_chip(
                 kit,
                 x,
                 0,

@@ -86,8 +86,9 @@ class MainActivity(EatsActivity):
                 p.primary,
             )
         )
+        colon = "：" if self.locale == "zh" else ": "
         shown = (
-            f"{self.t('deliver_to')}: {address.label} · {address.address}"
+            f"{self.t('deliver_to')}{colon}{address.label} · {address.address}"
             if address
             else self.t("no_address")
         )

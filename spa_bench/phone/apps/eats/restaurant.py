@@ -7,9 +7,9 @@ from __future__ import annotations
 from functools import partial
 
 from spa_bench.phone.apps.contacts.pim import top_bar
-from spa_bench.phone.apps.eats.base import CHECKOUT, PACKAGE, RID, EatsActivity
+from spa_bench.phone.apps.eats.base import CHECKOUT, PACKAGE, RID, EatsActivity, dialog_chip
 from spa_bench.phone.apps.eats.models import Dish, Restaurant
-from spa_bench.phone.apps.shop.widgets import chip, icon_button
+from spa_bench.phone.apps.shop.widgets import icon_button
 from spa_bench.phone.ui import FRAME, LINEAR, Button, Rect, TextView, View
 
 CHAT_SHARE = ("com.spa.chat", "com.spa.chat.ShareActivity")
@@ -230,7 +230,7 @@ class RestaurantActivity(EatsActivity):
             x = 0
             current = str(self.ui(f"opt_{key}", choices[0][0]))
             for value, text in choices:
-                c = chip(
+                c = dialog_chip(
                     kit,
                     x,
                     y,
@@ -241,7 +241,7 @@ class RestaurantActivity(EatsActivity):
                 )
                 if c.bounds.right > width:
                     x, y = 0, y + kit.dp(44)
-                    c = chip(
+                    c = dialog_chip(
                         kit,
                         x,
                         y,

@@ -115,7 +115,7 @@ class SearchActivity(EatsActivity):
             if query and not (
                 query in r.name.casefold()
                 or query in self.cuisine(r.cuisine).casefold()
-                or any(query in d.name.casefold() for d in menu if d.restaurant == r.key)
+                or any(query in f"{d.name} {d.description}".casefold() for d in menu if d.restaurant == r.key)
             ):
                 continue
             found.append(r)
