@@ -49,11 +49,11 @@ def test_seed_and_search_filters_per_language(tmp_path: Path) -> None:
     phone.start_activity(PKG)
     assert texts(phone, "restaurant_name")[0] == "杨记麻辣烫"  # nearest first, Chinese restaurants only
     tap(phone, "search_bar")
-    phone.input_text("牛肉")  # matches dishes too: 酱牛肉, 牛肉拉面, 精品肥牛 ...
+    phone.input_text("牛肉")  # dishes match too (酱牛肉, 牛肉拉面), and their descriptions (嫩豆腐配牛肉末)
     phone.press_key(66)
-    assert set(texts(phone, "restaurant_name")) == {"老北京炸酱面", "马记兰州牛肉面"}
+    assert set(texts(phone, "restaurant_name")) == {"老北京炸酱面", "马记兰州牛肉面", "川味小馆"}
     tap(phone, "filter_rating")
-    assert texts(phone, "restaurant_name") == ["老北京炸酱面"]  # 4.5; 马记 is 4.3
+    assert texts(phone, "restaurant_name") == ["老北京炸酱面", "川味小馆"]  # 4.5+, nearest first
 
 
 def test_options_cart_checkout_coupon_note_and_stages(tmp_path: Path) -> None:
