@@ -1,7 +1,8 @@
-"""The share target (`com.spa.chat.ShareActivity`): what the Shop's Share button opens. It lists
-recent chats and all contacts; choosing one asks for confirmation (with an optional note) and sends
-the product as a card, then returns to the app that shared it. A plain-text share (ACTION_SEND with
-EXTRA_TEXT, as Eats shares a restaurant) passes `text` and is sent as a text message."""
+"""The share target (`com.spa.chat.ShareActivity`): what the Shop's and Circle's Share buttons open.
+It lists recent chats and all contacts; choosing one asks for confirmation (with an optional note) and
+sends the shared item as a card, then returns to the app that shared it. Extras: `title_en`/`title_zh`,
+`sku` (what is shared: a product sku, or `post:<id>` for a Circle post), `kind` (the message type,
+`product` by default; Circle sends `post`), `price` (products), `glyph` (the card's picture), `caller`."""
 
 from __future__ import annotations
 
@@ -19,8 +20,6 @@ class ShareActivity(ChatActivity):
     @property
     def title(self) -> str:
         args = self.record.args
-        if args.get("text"):
-            return str(args["text"])
         return str(args.get("title_zh") if self.ctx.locale == "zh" else args.get("title_en") or "")
 
     def choose(self, contact: Contact) -> None:
@@ -52,11 +51,9 @@ class ShareActivity(ChatActivity):
             return
         args = self.record.args
         now = self.now_ms()
-        if args.get("text"):
-            self.app.store.send(contact.id, now, self.title)
-        else:
-            sku, price = str(args.get("sku", "")), float(args.get("price", 0) or 0)
-            self.app.store.send(contact.id, now, self.title, "product", sku, price)
+        kind = str(args.get("kind") or "product")
+        price = float(args.get("price", 0) or 0) if kind == "product" else None
+        self.app.store.send(contact.id, now, self.title, kind, str(args.get("sku", "")), price)
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
@@ -109,7 +106,10 @@ class ShareActivity(ChatActivity):
             pic = kit.dp(60)
             card.add(
                 thumbnail(
-                    kit, Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic), "bag", "orange"
+                    kit,
+                    Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic),
+                    str(self.record.args.get("glyph") or "bag"),
+                    "orange",
                 )
             )
             card.add(

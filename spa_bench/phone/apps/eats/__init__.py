@@ -3,7 +3,8 @@ user with search and filters, menus with size and spice options, a cart per rest
 addresses, coupons, checkout with a note for the rider, order status advanced by the phone's clock,
 order history and reorder. State lives in `databases/eats.db` (tables documented in `store.py`).
 
-A restaurant's Share button sends it as text to the Chat app's share target (`com.spa.chat.ShareActivity`).
+A restaurant's Share button sends it as a text message through the Chat app's share target
+(`com.spa.chat.ShareActivity`, extras `kind: text`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A restaurant's page (`com.spa.eats.RestaurantActivity`): its facts, the menu by section, a dish's
 options sheet (size, spice level, quantity), the cart bar of this restaurant, and Share (a text share
-to Chat's share target, as ACTION_SEND text/plain would offer)."""
+to Chat's share target, as ACTION_SEND text/plain would offer: `kind` text)."""
 
 from __future__ import annotations
 
@@ -32,9 +32,10 @@ class RestaurantActivity(EatsActivity):
         if r is None:
             return
         package, activity = CHAT_SHARE
-        self.ctx.start_activity(
-            activity, {"text": self.share_text(r), "caller": self.ctx.package}, package=package
-        )
+        text = self.share_text(r)
+        # a plain-text share (ACTION_SEND text/plain): Chat sends it as a text message
+        extras = {"title_en": text, "title_zh": text, "kind": "text", "glyph": "bowl", "caller": self.ctx.package}
+        self.ctx.start_activity(activity, extras, package=package)
 
     def build(self, area: Rect) -> View:
         kit = self.kit
