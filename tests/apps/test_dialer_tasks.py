@@ -45,7 +45,7 @@ def tap(phone: PhoneOS, rid: str = "", text: str = "", desc: str = "") -> None:
     phone.tap(*view.bounds.center)
 
 
-def calls(phone: PhoneOS, where: str | None = None) -> list[dict[str, object]]:
+def calls(phone: PhoneOS, where: str | None = None) -> list[dict[str, str | int | float | bytes | None]]:
     return [r.values for r in phone.content_query(CALLS, ["number", "type", "duration", "name", "is_read"],
                                                    where)]
 

@@ -34,7 +34,13 @@ class RestaurantActivity(EatsActivity):
         package, activity = CHAT_SHARE
         text = self.share_text(r)
         # a plain-text share (ACTION_SEND text/plain): Chat sends it as a text message
-        extras = {"title_en": text, "title_zh": text, "kind": "text", "glyph": "bowl", "caller": self.ctx.package}
+        extras = {
+            "title_en": text,
+            "title_zh": text,
+            "kind": "text",
+            "glyph": "bowl",
+            "caller": self.ctx.package,
+        }
         self.ctx.start_activity(activity, extras, package=package)
 
     def build(self, area: Rect) -> View:
