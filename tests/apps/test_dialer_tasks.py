@@ -54,6 +54,7 @@ def test_seeded_history_is_served_newest_first_with_unread_missed_badge(tmp_path
     phone, _ = phone_with(tmp_path)
     rows = calls(phone)
     assert len(rows) == 15 and {r["type"] for r in rows} == {1, 2, 3}
+    assert rows[0]["number"] == "+16505550142"  # no sort given: CallLog.Calls.DEFAULT_SORT_ORDER, date DESC
     assert calls(phone, "number = '+14155550177'") == [
         {"number": "+14155550177", "type": 1, "duration": 312, "name": "Ben Carter", "is_read": None}]
     phone.start_activity(PKG)
