@@ -126,3 +126,22 @@ def test_oracle_passes_noop_fails_on_three_instances(tmp_path: Path) -> None:
     assert failures(logs, "oracle", True) == []
     assert failures(logs, "noop", False) == []
     assert len(logs) == 2 * 3 * 20
+
+
+def test_store_coupons_addresses_and_reorder(tmp_path: Path) -> None:
+    phone = phone_at(tmp_path, "en")
+    store = phone.apps[PKG].store  # type: ignore[attr-defined]
+    coupons = {c.code: c for c in store.coupons("en")}
+    today = NOW.strftime("%Y-%m-%d")
+    assert not coupons["SUMMER8"].applies("taco-loco", 100, today)  # expired 2024-06-30
+    assert not coupons["BIGEATS10"].applies("taco-loco", 59.99, today)  # needs $60
+    assert coupons["PIZZA3"].applies("bella-napoli", 15, today)
+    assert not coupons["PIZZA3"].applies("taco-loco", 50, today)  # only at Bella Napoli
+    new = store.save_address("en", None, "Gym", "Alex Chen", "415-555-0123", "2150 Lombard St", True)
+    assert [(a.label, a.is_default) for a in store.addresses("en")] == [("Gym", True), ("Home", False),
+                                                                         ("Work", False)]
+    assert store.default_address("en").id == new and store.default_address("zh").label == "家"
+    last = next(o for o in store.orders("en", 0) if o.restaurant == "golden-dragon")
+    store.reorder(last, 0)
+    cart = [(line.dish.key, line.size, line.spice, line.quantity) for line in store.cart("golden-dragon")]
+    assert cart == [("gd-kungpao", "Large", "Hot", 1), ("gd-friedrice", "Regular", "", 1)]

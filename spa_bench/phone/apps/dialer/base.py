@@ -22,13 +22,6 @@ BLOCKED = "com.android.dialer.blocking.BlockedNumbersActivity"
 TYPE_GLYPHS = {1: "call_received", 2: "call_made", 3: "call_missed", 5: "call_missed", 6: "block"}
 
 
-def format_duration(seconds: int, locale: str) -> str:
-    m, s = divmod(max(0, seconds), 60)
-    if locale == "zh":
-        return f"{m}分{s}秒" if m else f"{s}秒"
-    return f"{m} min {s} sec" if m else f"{s} sec"
-
-
 def dialable(text: str) -> str:
     """What a dial string keeps: digits, + * # (spaces and dashes typed by the user are dropped)."""
     return "".join(ch for ch in text if ch.isdigit() or ch in "+*#")
@@ -65,7 +58,9 @@ class DialerActivity(Activity):
         return f"{day} {clock}"
 
     def duration(self, seconds: int) -> str:
-        return format_duration(seconds, self.ctx.locale)
+        """`5 min 12 sec` / `5分12秒`, or seconds alone under a minute (the call details' wording)."""
+        m, s = divmod(max(0, seconds), 60)
+        return self.t("duration_ms", m=m, s=s) if m else self.t("duration_s", s=s)
 
     def place_call(self, number: str) -> None:
         """TelecomManager.placeCall, then the in-call screen."""
