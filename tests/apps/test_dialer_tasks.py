@@ -87,17 +87,27 @@ def test_incoming_calls_answered_declined_and_blocked(tmp_path: Path) -> None:
 
     phone, tick = phone_with(tmp_path)
     modem = PhoneModem(phone)
-    modem.add_inbound_call("+16505550188")  # Grace Lee
+    phone.start_activity("com.spa.eats")
+    modem.add_inbound_call("+16505550188")  # Grace Lee, while the user is in Eats
     assert phone.current_focus() == (PKG, "com.android.incallui.InCallActivity")
     assert phone.frame().find(text="Grace Lee") is not None
     tap(phone, "answer_button")
     tick.now += 40
     tap(phone, "incall_end_call")
+    assert phone.current_focus()[0] == "com.spa.eats"  # hanging up returns to the app it rang over
+    phone.go_home()
     assert calls(phone, "number = '+16505550188'") == [
         {"number": "+16505550188", "type": 1, "duration": 40, "name": "Grace Lee", "is_read": None}]
     modem.add_inbound_call("5550177")
     tap(phone, "decline_button")
     assert calls(phone, "number = '5550177'")[0]["type"] == 5  # CallLog.Calls.REJECTED_TYPE
+    modem.add_inbound_call("+14085550166")  # Kevin Liu, who hangs up before it is answered
+    modem.disconnect_call("+14085550166")
+    assert phone.current_focus()[0] == "com.google.android.apps.nexuslauncher"  # back where it rang
+    assert phone.tasks.top(PKG).activity == "com.android.dialer.main.impl.MainActivity"  # in-call UI gone
+    assert calls(phone, "number = '+14085550166'")[0]["type"] == 3  # MISSED_TYPE
+    missed = [n for n in phone.notifications.posted if n.package == PKG]
+    assert [(n.title, n.text) for n in missed] == [("Missed call", "Kevin Liu")]
     phone.content_insert(BLOCKED, {"original_number": "+1 415-555-0133"})
     modem.add_inbound_call("4155550133")
     assert phone.telephony.calls == []  # a blocked caller never rings

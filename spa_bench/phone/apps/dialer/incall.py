@@ -211,8 +211,15 @@ class InCallActivity(DialerActivity):
 
     def _decline(self) -> None:
         self.ctx.telecom.end(self.number, self.app.contacts.name_for_number(self.number), rejected=True)
-        self.ctx.finish()
+        self._leave()
 
     def _end(self) -> None:
         self.ctx.telecom.end(self.number, self.app.contacts.name_for_number(self.number))
+        self._leave()
+
+    def _leave(self) -> None:
+        """Close the in-call UI; an incoming call that rang over another app returns to it."""
+        back = str(self.record.args.get("return_to") or "")
         self.ctx.finish()
+        if back:
+            self.ctx.launch(back)

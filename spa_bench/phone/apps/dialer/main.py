@@ -35,7 +35,7 @@ class MainActivity(DialerActivity):
 
     @property
     def tab(self) -> str:
-        return str(self.ui("tab", "favourites"))
+        return str(self.ui("tab", self.record.args.get("tab", "favourites")))
 
     def on_back(self) -> bool:
         if self.ui("dialpad"):
@@ -58,6 +58,11 @@ class MainActivity(DialerActivity):
             self.record.ui.update({"opened": 1, "dialpad": 1, "text:digits": str(args["number"])})
         elif args.get("dialpad") and not self.ui("opened"):
             self.record.ui.update({"opened": 1, "dialpad": 1})
+        if self.tab == "recents" and not self.ui("seen"):
+            # opened on the call log (the missed-call notification does so): the log is seen, so its
+            # missed calls are read, as when the tab is chosen
+            self.record.ui["seen"] = 1
+            self.app.calls.mark_missed_read()
         self._row_views: dict[int, tuple[View, CallRow]] = {}
         root = View(area, class_name=FRAME, rid=RID + "main")
         missed = self.app.calls.unread_missed()

@@ -55,6 +55,7 @@ STRINGS = Strings(
         "add": ("Add", "添加"),
         "navigate_up": ("Navigate up", "向上导航"),
         "incoming_call": ("Incoming call", "来电"),
+        "missed_call": ("Missed call", "未接来电"),
         "calling": ("Calling…", "正在拨号…"),
         "call_ended": ("Call ended", "通话已结束"),
         "answer": ("Answer", "接听"),
