@@ -32,10 +32,16 @@ COMMON_APPS: dict[str, tuple[str, ...]] = {
     "文件": ("com.android.documentsui", "com.google.android.documentsui"),
     "文件管理": ("com.android.documentsui", "com.google.android.documentsui"),
     "chrome": ("com.android.chrome",),
+    "browser": ("com.android.browser", "com.android.chrome"),
+    "浏览器": ("com.android.browser", "com.android.chrome"),
+    "maps": ("com.google.android.apps.maps", "com.spa.maps"),
+    "地图": ("com.google.android.apps.maps", "com.spa.maps"),
     "camera": ("com.android.camera2", "com.google.android.GoogleCamera"),
     "相机": ("com.android.camera2", "com.google.android.GoogleCamera"),
     "phone": ("com.android.dialer", "com.google.android.dialer"),
     "电话": ("com.android.dialer", "com.google.android.dialer"),
+    "music": ("com.android.music",),
+    "音乐": ("com.android.music",),
 }
 
 

@@ -23,7 +23,11 @@ APPS.add_lazy("com.android.calculator2", "spa_bench.phone.apps.calculator:Calcul
 APPS.add_lazy("com.android.documentsui", "spa_bench.phone.apps.files:FilesApp")
 APPS.add_lazy("com.spa.shop", "spa_bench.phone.apps.shop:ShopApp")
 APPS.add_lazy("com.spa.chat", "spa_bench.phone.apps.chat:ChatApp")
+APPS.add_lazy("com.android.browser", "spa_bench.phone.apps.browser:BrowserApp")
+APPS.add_lazy("com.spa.maps", "spa_bench.phone.apps.maps:MapsApp")
 APPS.add_lazy("com.spa.social", "spa_bench.phone.apps.social:SocialApp")
+APPS.add_lazy("com.android.music", "spa_bench.phone.apps.music:MusicApp")
+APPS.add_lazy("com.spa.video", "spa_bench.phone.apps.video:VideoApp")
 APPS.add_lazy("com.android.dialer", "spa_bench.phone.apps.dialer:DialerApp")
 APPS.add_lazy("com.spa.eats", "spa_bench.phone.apps.eats:EatsApp")
 

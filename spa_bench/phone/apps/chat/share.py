@@ -1,8 +1,10 @@
-"""The share target (`com.spa.chat.ShareActivity`): what the Shop's and Circle's Share buttons open.
-It lists recent chats and all contacts; choosing one asks for confirmation (with an optional note) and
-sends the shared item as a card, then returns to the app that shared it. Extras: `title_en`/`title_zh`,
-`sku` (what is shared: a product sku, or `post:<id>` for a Circle post), `kind` (the message type,
-`product` by default; Circle sends `post`), `price` (products), `glyph` (the card's picture), `caller`."""
+"""The share target (`com.spa.chat.ShareActivity`): what the Share buttons of Shop, Circle, Browser, Maps
+and Video open. It lists recent chats and all contacts; choosing one asks for confirmation (with an optional
+note) and sends the shared item as a card, then returns to the app that shared it. Extras: `title_en` /
+`title_zh`, `sku` (what is shared: a product sku, or `post:<id>` for a Circle post), `kind` (the message type,
+`product` by default; Circle sends `post`), `price` (products), `glyph` and `hue` (the card's picture),
+`caller`; `text` (a web page, a place, a video's title and link) is sent as a text message instead of a
+card, as ACTION_SEND text/plain carries EXTRA_TEXT."""
 
 from __future__ import annotations
 
@@ -51,9 +53,12 @@ class ShareActivity(ChatActivity):
             return
         args = self.record.args
         now = self.now_ms()
-        kind = str(args.get("kind") or "product")
-        price = float(args.get("price", 0) or 0) if kind == "product" else None
-        self.app.store.send(contact.id, now, self.title, kind, str(args.get("sku", "")), price)
+        if args.get("text"):  # shared text (a web page, a place): sent as a text message
+            self.app.store.send(contact.id, now, str(args["text"]))
+        else:
+            kind = str(args.get("kind") or "product")
+            price = float(args.get("price", 0) or 0) if kind == "product" else None
+            self.app.store.send(contact.id, now, self.title, kind, str(args.get("sku", "")), price)
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
@@ -109,13 +114,13 @@ class ShareActivity(ChatActivity):
                     kit,
                     Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic),
                     str(self.record.args.get("glyph") or "bag"),
-                    "orange",
+                    str(self.record.args.get("hue") or "orange"),
                 )
             )
             card.add(
                 TextView(
                     Rect(pic + kit.dp(20), kit.dp(6), width - kit.dp(8), kit.dp(74)),
-                    self.title,
+                    str(self.record.args.get("text") or self.title),
                     kit.body_medium,
                     p.on_surface,
                     max_lines=2,

@@ -2,11 +2,12 @@
 
 The table mirrors the intent filters the real apps declare (AOSP Settings' activity aliases for the
 `android.settings.*` actions, Contacts' VIEW/INSERT of contacts, Calendar's VIEW/INSERT of events,
-Messaging's SENDTO/VIEW of sms:/smsto:, the Dialer's DIAL (with or without tel:) and VIEW of tel:).
-CALL of tel: starts the call at once: on Android Telecom's UserCallActivity places it and the dialer's
-in-call screen shows it; here it resolves to that in-call screen. What no installed app handles -
-http(s) without a browser, DIAL/CALL without a dialer, SEND of text - resolves to nothing, and
-`am start` answers as Android does: `Error: Activity not started, unable to resolve Intent { ... }`.
+Messaging's SENDTO/VIEW of sms:/smsto:, the Browser's VIEW of http(s), the Dialer's DIAL (with or
+without tel:) and VIEW of tel:). CALL of tel: starts the call at once: on Android Telecom's
+UserCallActivity places it and the dialer's in-call screen shows it; here it resolves to that in-call
+screen. What no installed app handles - http(s) when the Browser is not installed, DIAL/CALL without a
+dialer, SEND of text - resolves to nothing, and `am start` answers as Android does:
+`Error: Activity not started, unable to resolve Intent { ... }`.
 `safe_uri` is Uri.toSafeString, which Intent.toString uses for `dat=`.
 """
 
@@ -21,6 +22,7 @@ S = "com.android.settings.Settings$"
 CONTACTS = "com.android.contacts"
 CALENDAR = "com.android.calendar"
 MESSAGING = "com.android.messaging"
+BROWSER = "com.android.browser"
 ACTION_VIEW = "android.intent.action.VIEW"
 ACTION_EDIT = "android.intent.action.EDIT"
 ACTION_INSERT = "android.intent.action.INSERT"
@@ -106,6 +108,8 @@ def _match(action: str, data: str, mime: str) -> Target | None:
     if action in (ACTION_VIEW, ACTION_SENDTO) and scheme in ("sms", "smsto"):
         return Target(MESSAGING, "com.android.messaging.ui.conversation.ConversationActivity",
                       {"address": _address(data)})
+    if action == ACTION_VIEW and scheme in ("http", "https"):
+        return Target(BROWSER, "com.android.browser.BrowserActivity", {"url": data})
     if (action == ACTION_DIAL and scheme in ("", "tel", "voicemail")) or (action == ACTION_VIEW
                                                                            and scheme == "tel"):
         return Target(DIALER, DIALER_MAIN, {"number": _address(data)} if scheme == "tel" else {})
