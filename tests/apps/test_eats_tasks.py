@@ -125,6 +125,10 @@ def test_oracle_passes_noop_fails_on_three_instances(tmp_path: Path) -> None:
     logs = run_suite(["eats"], tmp_path / "results", ["oracle", "noop"], phones=2, repeats=3)
     assert failures(logs, "oracle", True) == []
     assert failures(logs, "noop", False) == []
+    for log in logs.values():  # the oracle got to the end of every golden script, every step found
+        if log.agent.name == "oracle":
+            invalid = [step.invalid_reason for step in log.steps if not step.valid]
+            assert log.termination in ("done", "infeasible") and not invalid, (log.episode_id, invalid)
     assert len(logs) == 2 * 3 * 20
 
 
