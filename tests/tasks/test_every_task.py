@@ -1,7 +1,7 @@
 """Every shipped task, both languages: the oracle succeeds and noop fails - on three instances of every
 parameterised task - and the random agent succeeds on at most 2% of them.
 
-One module for the whole tree, one test per suite folder so pytest-xdist spreads the runs. The oracle's
+One module for the whole tree, one test per task file so pytest-xdist spreads the runs. The oracle's
 golden scripts and the checks both follow the drawn parameters, so three instances test three
 different sets of values (the instances of a task are distinct while its parameters allow it)."""
 
@@ -27,13 +27,13 @@ def _records() -> list[TaskRecord]:
     return TaskRepository(TASKS).index()
 
 
-def _suites() -> list[str]:
-    return sorted({r.suite for r in _records()})
+def _files() -> list[str]:
+    return sorted({r.file.relative_to(TASKS).as_posix() for r in _records()})
 
 
-@pytest.mark.parametrize("suite", _suites())
-def test_oracle_succeeds_and_noop_fails(suite: str, tmp_path: Path) -> None:
-    records = [r for r in _records() if r.suite == suite]
+@pytest.mark.parametrize("file", _files())
+def test_oracle_succeeds_and_noop_fails(file: str, tmp_path: Path) -> None:
+    records = [r for r in _records() if r.file.relative_to(TASKS).as_posix() == file]
     fixed = [r.id for r in records if not r.parameterised]
     drawn = [r.id for r in records if r.parameterised]
     logs = {}
