@@ -23,6 +23,7 @@ APPS.add_lazy("com.android.calculator2", "spa_bench.phone.apps.calculator:Calcul
 APPS.add_lazy("com.android.documentsui", "spa_bench.phone.apps.files:FilesApp")
 APPS.add_lazy("com.spa.shop", "spa_bench.phone.apps.shop:ShopApp")
 APPS.add_lazy("com.spa.chat", "spa_bench.phone.apps.chat:ChatApp")
+APPS.add_lazy("com.android.email", "spa_bench.phone.apps.email:EmailApp")
 
 A = TypeVar("A", bound=type[App])
 
