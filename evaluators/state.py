@@ -90,7 +90,7 @@ class StateEvaluator:
                                            message="the episode captured no device state for its checks "
                                                    "(a log from before captures, or an episode that "
                                                    "ended early): rerun the episode"))
-        verdict = score_captured(checks, log.captured_state, log.answer, self.name)
+        verdict = score_captured(checks, log.captured_state, log.answer, self.name, status=log.termination)
         if fallback is not None:
             note = f"scored with the checks recorded in the log: {fallback}"
             verdict.evidence.append(Evidence(summary=note, details={"definitions": "log"}))

@@ -112,3 +112,42 @@ def test_invalid_actions_are_rejected(data: dict[str, Any]) -> None:
 def test_action_types() -> None:
     assert isinstance(parse_action({"type": "tap", "x": 1, "y": 1}), Tap)
     assert parse_action({"type": "finish"}) == Finish()
+
+
+def test_instances_of_one_task_are_distinct_while_the_parameters_allow() -> None:
+    """`--repeats K` gives K different instances: a draw that repeats an earlier one is drawn again."""
+    few = task_data(parameters={"label": {"type": "choice", "values": ["Gym", "Work", "School"]},
+                                "t": {"type": "time", "start": "07:00", "end": "07:00"}})
+    task = Task.model_validate(few)
+    for run_seed in range(40):
+        drawn = [task.instantiate(run_seed, i)[2]["label"] for i in range(3)]
+        assert sorted(drawn) == ["Gym", "School", "Work"], (run_seed, drawn)
+        # reproducible: the same instance again gives the same values and seed
+        assert task.instantiate(run_seed, 2)[1:] == task.instantiate(run_seed, 2)[1:]
+    # more instances than combinations: the extra ones repeat (nothing else can be drawn)
+    assert len({task.instantiate(3, i)[2]["label"] for i in range(5)}) == 3
+
+
+INFEASIBLE_CHECKS = [{"type": "finish", "status": "infeasible"},
+                     {"type": "sqlite", "db": "/data/data/com.android.deskclock/databases/alarms.db",
+                      "query": "SELECT count(*) FROM alarm_templates", "expect_rows": [["3"]]}]
+
+
+def test_infeasible_and_retrieval_tasks_are_known_by_their_checks() -> None:
+    task = Task.model_validate(task_data(checks=INFEASIBLE_CHECKS,
+                                         golden_script=[{"type": "finish", "status": "infeasible"}]))
+    assert task.infeasible and not task.retrieval
+    answer = Task.model_validate(task_data(checks=[{"type": "answer", "expect": "7:30"}]))
+    assert answer.retrieval and not answer.infeasible
+    with pytest.raises(ValidationError, match="needs at least one check on device state"):
+        Task.model_validate(task_data(checks=INFEASIBLE_CHECKS[:1]))
+
+
+def test_near_misses_are_scripts_filled_like_the_rest() -> None:
+    near = [{"description": "wrong label", "script": [{"type": "type", "text": "not {label}"},
+                                                      {"type": "finish"}]}]
+    task = Task.model_validate(task_data(near_misses=near))
+    filled, _, values = task.instantiate(1, 0)
+    assert filled.near_misses[0].script[0] == parse_action({"type": "type", "text": f"not {values['label']}"})
+    with pytest.raises(ValidationError, match="near_misses"):
+        Task.model_validate(task_data(near_misses=[{"description": "empty", "script": []}]))

@@ -21,7 +21,18 @@ from rich.progress import (
 from rich.table import Table
 
 from spa_bench.cli.common import Column, cli_table, console, console_err
-from spa_bench.cli.tasks import AppOpt, CatOpt, DiffOpt, LangOpt, SuiteOpt, TaskOpt, TasksDir, build_filter
+from spa_bench.cli.tasks import (
+    AppOpt,
+    CatOpt,
+    DiffOpt,
+    LangOpt,
+    PortableOpt,
+    SuiteOpt,
+    TagOpt,
+    TaskOpt,
+    TasksDir,
+    build_filter,
+)
 from spa_bench.errors import ConfigError
 from spa_bench.runner.events import Events
 
@@ -133,7 +144,7 @@ def _install_sigint(stop: threading.Event) -> None:
 def run(
     tasks_dir: Path | None = TasksDir, suite: list[str] = SuiteOpt, lang: list[str] = LangOpt,
     app_: list[str] = AppOpt, difficulty: list[int] = DiffOpt, category: list[str] = CatOpt,
-    task: list[str] = TaskOpt,
+    task: list[str] = TaskOpt, tag: list[str] = TagOpt, portable: bool = PortableOpt,
     agent: list[str] = typer.Option([], "--agent", help="Agent: a registered name or path/to/file.py:Class"
                                                        " (repeatable). Default: oracle, noop, random."),
     agent_arg: list[str] = typer.Option([], "--agent-arg", help="key=value passed to every agent."),
@@ -208,7 +219,8 @@ def run(
             agents = [AgentConfig(agent=name) for name in ("oracle", "noop", "random")]
         try:
             config = RunConfig(
-                tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task),
+                tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task, tag,
+                                                                     portable),
                 agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
                 console_ports=console_ports, skip_missing_apps=skip_missing_apps,
                 phone_clock=phone_clock,

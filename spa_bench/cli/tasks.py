@@ -26,6 +26,9 @@ AppOpt = typer.Option([], "--app", "-a", help="App package or display name.")
 DiffOpt = typer.Option([], "--difficulty", "-d", help="Difficulty 1, 2 or 3.")
 CatOpt = typer.Option([], "--category", "-c", help="single_app or cross_app.")
 TaskOpt = typer.Option([], "--task", help="Task id or glob pattern, e.g. 'settings_*'.")
+TagOpt = typer.Option([], "--tag", help="Tasks carrying this tag (any of those given), e.g. retrieval.")
+PortableOpt = typer.Option(False, "--portable", help="Only the portable tasks (tag `portable`): their checks "
+                                                      "read only what a stock emulator image has.")
 
 
 def _repository(tasks_dir: Path | None) -> TaskRepository:
@@ -35,14 +38,17 @@ def _repository(tasks_dir: Path | None) -> TaskRepository:
 
 
 def build_filter(suite: list[str], lang: list[str], app_: list[str], difficulty: list[int],
-                 category: list[str], task: list[str]) -> TaskFilter:
+                 category: list[str], task: list[str], tag: list[str] | None = None,
+                 portable: bool = False) -> TaskFilter:
     from pydantic import ValidationError
 
     from spa_bench.tasks.repository import TaskFilter
 
     try:
+        tags = [*(tag or []), *(["portable"] if portable else [])]
         return TaskFilter.model_validate({"suites": suite, "languages": lang, "apps": app_,
-                                          "difficulties": difficulty, "categories": category, "ids": task})
+                                          "difficulties": difficulty, "categories": category, "ids": task,
+                                          "tags": tags})
     except ValidationError as exc:
         err = exc.errors()[0]
         option = {"languages": "--lang", "categories": "--category", "difficulties": "--difficulty"}.get(
@@ -54,20 +60,24 @@ def build_filter(suite: list[str], lang: list[str], app_: list[str], difficulty:
 def list_tasks(
     tasks_dir: Path | None = TasksDir, suite: list[str] = SuiteOpt, lang: list[str] = LangOpt,
     app_: list[str] = AppOpt, difficulty: list[int] = DiffOpt, category: list[str] = CatOpt,
-    task: list[str] = TaskOpt,
-    counts: bool = typer.Option(False, "--counts", help="Print counts per language, category and "
-                                                       "difficulty instead of the tasks."),
+    task: list[str] = TaskOpt, tag: list[str] = TagOpt, portable: bool = PortableOpt,
+    counts: bool = typer.Option(False, "--counts", help="Print counts per language (apps, difficulty, "
+                                                       "cross-app, retrieval, infeasible, parameterised, "
+                                                       "portable) instead of the tasks."),
     as_json: bool = typer.Option(False, "--json", help="One JSON object per line."),
 ) -> None:
     """List tasks (fast: reads the index, does not build tasks)."""
     repo = _repository(tasks_dir)
-    records = repo.select(build_filter(suite, lang, app_, difficulty, category, task))
+    records = repo.select(build_filter(suite, lang, app_, difficulty, category, task, tag, portable))
     if as_json:
         for r in records:
             typer.echo(json.dumps({"id": r.id, "suite": r.suite, "language": r.language,
                                    "category": r.category, "difficulty": r.difficulty,
                                    "apps": list(r.packages), "instruction": r.instruction,
-                                   "file": str(r.file)}, ensure_ascii=False))
+                                   "tags": list(r.tags), "parameterised": r.parameterised,
+                                   "retrieval": r.retrieval, "infeasible": r.infeasible,
+                                   "near_misses": r.near_misses, "file": str(r.file)},
+                                  ensure_ascii=False))
         return
     if counts:
         _print_counts(records)
@@ -85,19 +95,37 @@ def list_tasks(
     console.print(table)
 
 
+# the launcher and the system UI are where tasks start, not apps of their own
+_NOT_APPS = frozenset({"com.google.android.apps.nexuslauncher", "com.android.systemui"})
+
+
+_COUNTED = ("tasks", "apps", "difficulty 1", "difficulty 2", "difficulty 3", "cross-app", "retrieval",
+            "infeasible", "parameterised", "portable", "with near misses")
+
+
+def _count_column(records: list[TaskRecord]) -> list[str]:
+    """The figures of `_COUNTED`, in that order."""
+    by_difficulty = Counter(r.difficulty for r in records)
+    apps = {p for r in records for p in r.packages if p not in _NOT_APPS}
+    parameterised = sum(r.parameterised for r in records)
+    share = f"{parameterised} ({100 * parameterised / len(records):.0f}%)" if records else "0"
+    return [str(len(records)), str(len(apps)), *(str(by_difficulty[d]) for d in (1, 2, 3)),
+            str(sum(r.category == "cross_app" for r in records)), str(sum(r.retrieval for r in records)),
+            str(sum(r.infeasible for r in records)), share, str(sum("portable" in r.tags for r in records)),
+            str(sum(r.near_misses > 0 for r in records))]
+
+
 def _print_counts(records: list[TaskRecord]) -> None:
-    by = Counter((r.language, r.category, r.difficulty) for r in records)
+    """One column per language and one for all: narrow enough for any terminal."""
+    languages = sorted({r.language for r in records})
+    columns = [_count_column([r for r in records if r.language == lang]) for lang in languages]
+    columns.append(_count_column(records))
     table = Table(title=f"{len(records)} tasks", title_justify="left")
-    for col in ("language", "category", "difficulty 1", "difficulty 2", "difficulty 3", "total"):
-        table.add_column(col, justify="right" if col.startswith(("diff", "total")) else "left")
-    for language in sorted({k[0] for k in by}):
-        for category in sorted({k[1] for k in by if k[0] == language}):
-            cells = [by[(language, category, d)] for d in (1, 2, 3)]
-            table.add_row(language, category, *map(str, cells), str(sum(cells)))
-    for language in sorted({k[0] for k in by}):
-        table.add_row(f"[b]{language}[/]", "[b]all[/]", *(
-            str(sum(v for k, v in by.items() if k[0] == language and k[2] == d)) for d in (1, 2, 3)),
-            f"[b]{sum(v for k, v in by.items() if k[0] == language)}[/]")
+    table.add_column("")
+    for name in (*languages, "all"):
+        table.add_column(name, justify="right")
+    for i, label in enumerate(_COUNTED):
+        table.add_row(label, *(column[i] for column in columns))
     console.print(table)
 
 

@@ -107,6 +107,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         self.observation: Observation | None = None  # the last raw observation (what the agent acts on)
         self._steps, self._done = 0, True
         self._answer: str | None = None  # the agent's finish answer (answer checks read it)
+        self._status: str | None = None  # how the episode ended so far (finish checks read it)
         self._pixels: np.ndarray[Any, Any] | None = None
 
     # -- gymnasium API --------------------------------------------------------------------------------
@@ -130,7 +131,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         t1 = time.monotonic()
         obs = self._observe()
         t2 = time.monotonic()
-        self._steps, self._done, self._answer = 0, False, None
+        self._steps, self._done, self._answer, self._status = 0, False, None, None
         info: dict[str, Any] = {"task": filled.id, "language": filled.language, "repeat": repeat,
                                 "step_limit": self.step_limit, "serial": self.device.serial}
         self.timings = {"setup_s": t1 - t0, "observe_s": t2 - t1}
@@ -157,7 +158,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         if parsed is not None:
             record.action = parsed
             if isinstance(parsed, Finish):
-                terminated, self._answer = True, parsed.answer
+                terminated, self._answer, self._status = True, parsed.answer, parsed.status
                 info["termination"] = parsed.status
             else:
                 try:
@@ -170,6 +171,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         obs = self._observe()
         t2 = time.monotonic()
         truncated = not terminated and self._steps >= self.step_limit
+        if truncated:
+            self._status = "max_steps"
         reward, captured = 0.0, None
         if terminated or truncated or self.reward_mode == "checks_every_step":
             reward, captured, info["checks"] = self._score()
@@ -248,7 +251,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         if not self.task.checks:
             return 0.0, [], [f"task {self.task.id!r} has no state checks: the reward is always 0"]
         captured = capture_checks(self.task.checks, self.device, read_check)
-        verdict = score_captured(self.task.checks, captured, self._answer)
+        verdict = score_captured(self.task.checks, captured, self._answer, status=self._status)
         evidence = [e.summary for e in verdict.evidence]
         if verdict.error is not None:
             evidence.append(verdict.error.message)

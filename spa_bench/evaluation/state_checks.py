@@ -27,6 +27,7 @@ from spa_bench.tasks.checks import (
     AnswerCheck,
     Check,
     ContentQueryCheck,
+    FinishCheck,
     Scalar,
     ShellCheck,
     SqliteCheck,
@@ -189,6 +190,15 @@ def _check_answer(check: AnswerCheck, answer: str | None) -> CheckResult:
     return CheckResult(ok, Evidence(summary=summary, details=details))
 
 
+def _check_finish(check: FinishCheck, status: str | None) -> CheckResult:
+    """`status` is how the episode ended (its termination: done, infeasible, max_steps, ...)."""
+    ok = status == check.status
+    ended = f"the agent ended with finish(status={status})" if status in ("done", "infeasible") else \
+        f"the episode ended by {status or 'an unknown reason'}, not by finish"
+    return CheckResult(ok, Evidence(summary=f"{ended}; expected finish(status={check.status})",
+                                    details={"check": "finish", "status": status, "expect": check.status}))
+
+
 def _check_validator(check: ValidatorCheck, device: DeviceReader) -> CheckResult:
     validator = VALIDATORS.get(check.name)
     outcome = validator(device, check.args)
@@ -196,7 +206,9 @@ def _check_validator(check: ValidatorCheck, device: DeviceReader) -> CheckResult
         "check": "validator", "name": check.name, "args": check.args}))
 
 
-def run_check(check: Check, device: DeviceReader, answer: str | None) -> CheckResult:
+def run_check(check: Check, device: DeviceReader, answer: str | None,
+              status: str | None = None) -> CheckResult:
+    """One check; `answer` and `status` are how the agent ended (its finish answer; the termination)."""
     if isinstance(check, ShellCheck):
         return _check_shell(check, device)
     if isinstance(check, SqliteCheck):
@@ -205,6 +217,8 @@ def run_check(check: Check, device: DeviceReader, answer: str | None) -> CheckRe
         return _check_content(check, device)
     if isinstance(check, AnswerCheck):
         return _check_answer(check, answer)
+    if isinstance(check, FinishCheck):
+        return _check_finish(check, status)
     return _check_validator(check, device)
 
 
@@ -217,7 +231,8 @@ class NeedsRerun(Exception):
     """The capture cannot score this check: it changed since, or it was never captured."""
 
 
-def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer: str | None) -> CheckResult:
+def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer: str | None,
+            status: str | None) -> CheckResult:
     capture = captures.get(index)
     if capture is None:
         raise NeedsRerun(f"check {index} ({check.type}) was not captured by the episode: rerun the episode")
@@ -226,13 +241,13 @@ def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer:
                          f"(definition {capture.check_sha256[:12]} -> {check_sha256(check)[:12]}): "
                          f"rerun the episode to score it")
     try:
-        return run_check(check, ReplayReader(capture.commands), answer)
+        return run_check(check, ReplayReader(capture.commands), answer, status)
     except NotCaptured as exc:
         raise NeedsRerun(f"check {index} ({check.type}): {exc}: rerun the episode") from None
 
 
 def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], answer: str | None,
-                   evaluator: str = STATE_EVALUATOR) -> Verdict:
+                   evaluator: str = STATE_EVALUATOR, status: str | None = None) -> Verdict:
     """Score every check from the episode's capture (all of them, for complete evidence); passes when
     all pass. Checks that changed since the capture are listed, and leave the verdict undecided."""
     by_index = {c.index: c for c in captures}
@@ -242,7 +257,7 @@ def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], an
     for i, check in enumerate(checks):
         label = check.description or check.type
         try:
-            result = _replay(check, i, by_index, answer)
+            result = _replay(check, i, by_index, answer, status)
         except NeedsRerun as exc:
             stale.append(str(exc))
             evidence.append(Evidence(summary=f"? {label}: {exc}", details={"check": check.type}))

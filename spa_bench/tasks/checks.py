@@ -1,7 +1,8 @@
 """Declarative success checks on device state, as data.
 
 Each check reads state through adb the way a user would on a real device (`shell`, `sqlite3`,
-`content query`), or looks at the agent's final answer. What data cannot say is a `validator` check that
+`content query`), or looks at how the agent ended (its final answer, or that it reported the task
+infeasible). What data cannot say is a `validator` check that
 names a registered Python function (see spa_bench.tasks.validators). There is no logic language here on
 purpose: a check is one read plus one comparison.
 """
@@ -107,6 +108,14 @@ class AnswerCheck(_Check):
         return self
 
 
+class FinishCheck(_Check):
+    """How the agent ended: `finish(status=...)`. An infeasible task passes only when the agent reported
+    it infeasible (together with state checks showing that nothing was changed)."""
+
+    type: Literal["finish"] = "finish"
+    status: Literal["done", "infeasible"]
+
+
 class ValidatorCheck(_Check):
     """A registered Python validator (by name) for what data cannot say; `args` are passed to it."""
 
@@ -115,5 +124,7 @@ class ValidatorCheck(_Check):
     args: dict[str, object] = Field(default_factory=dict)
 
 
-Check = Annotated[ShellCheck | SqliteCheck | ContentQueryCheck | AnswerCheck | ValidatorCheck,
+Check = Annotated[ShellCheck | SqliteCheck | ContentQueryCheck | AnswerCheck | FinishCheck | ValidatorCheck,
                   Field(discriminator="type")]
+DEVICE_CHECK_TYPES = frozenset({"shell", "sqlite", "content_query", "validator"})
+"""Checks that read the device (the others look at what the agent said at the end)."""

@@ -7,8 +7,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from spa_bench.actions import Action
-from spa_bench.tasks.checks import Check
-from spa_bench.tasks.params import ParamSpec, ParamValue, draw_all, instance_seed, placeholders, substitute
+from spa_bench.tasks.checks import DEVICE_CHECK_TYPES, AnswerCheck, Check, FinishCheck
+from spa_bench.tasks.params import (
+    ParamSpec,
+    ParamValue,
+    draw_instance,
+    instance_seed,
+    placeholders,
+    substitute,
+)
 
 TASK_SCHEMA_VERSION: Literal[1] = 1
 
@@ -61,6 +68,14 @@ class Subtask(_Model):
     memory: str | None = Field(None, description="what this subtask produces for later ones")
 
 
+class NearMiss(_Model):
+    """An almost-right way through the task (wrong item, wrong recipient, one change too many) that the
+    task's checks must reject: the oracle replays `script` and the state verdict must be a failure."""
+
+    description: str = Field(min_length=1, description="what is wrong about it")
+    script: list[Action] = Field(min_length=1)
+
+
 class Task(_Model):
     """One benchmark task. Files may omit defaults; ids are unique across the task tree."""
 
@@ -81,6 +96,8 @@ class Task(_Model):
     golden_script: list[Action] | None = Field(None, description="actions the oracle agent replays")
     parameters: dict[str, ParamSpec] = Field(default_factory=dict)
     subtasks: list[Subtask] = Field(default_factory=list, description="cross-app tasks: ordered legs")
+    near_misses: list[NearMiss] = Field(default_factory=list,
+                                        description="almost-right scripts the checks must reject")
     tags: list[str] = Field(default_factory=list)
     source: str | None = Field(None, description="where the task comes from, e.g. spa-bench:airbnb_0")
 
@@ -106,6 +123,9 @@ class Task(_Model):
         unknown = placeholders(self.instruction) - set(self.parameters)
         if unknown:
             raise ValueError(f"instruction uses undefined parameters: {', '.join(sorted(unknown))}")
+        if self.infeasible and not any(c.type in DEVICE_CHECK_TYPES for c in self.checks):
+            raise ValueError("an infeasible task (a finish check with status infeasible) needs at least one "
+                             "check on device state, so that an agent that changes something fails")
         if self.max_steps is not None and self.max_steps < self.golden_steps:
             raise ValueError(f"max_steps ({self.max_steps}) is below golden_steps ({self.golden_steps})")
         return self
@@ -132,16 +152,25 @@ class Task(_Model):
         return list(self.key_components or [])
 
     @property
+    def infeasible(self) -> bool:
+        """Success is reporting the task infeasible (with nothing changed)."""
+        return any(isinstance(c, FinishCheck) and c.status == "infeasible" for c in self.checks)
+
+    @property
+    def retrieval(self) -> bool:
+        """The agent must find something out: its answer is checked."""
+        return any(isinstance(c, AnswerCheck) for c in self.checks)
+
+    @property
     def packages(self) -> list[str]:
         return [a.package for a in self.apps]
 
     def instantiate(self, run_seed: int, index: int = 0) -> tuple[Task, int, dict[str, ParamValue]]:
         """This task with its parameters drawn for instance `index` of a run seeded `run_seed`.
         Returns (task with placeholders filled and no parameters, instance seed, drawn values)."""
-        seed = instance_seed(run_seed, self.id, index)
         if not self.parameters:
-            return self, seed, {}
-        values = draw_all(dict(self.parameters), seed)
+            return self, instance_seed(run_seed, self.id, index), {}
+        seed, values = draw_instance(dict(self.parameters), run_seed, self.id, index)
         data = self.model_dump(mode="json", exclude={"parameters"})
         filled: dict[str, Any] = _fill(data, values)
         return Task.model_validate(filled), seed, values

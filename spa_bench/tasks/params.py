@@ -2,7 +2,9 @@
 
 Placeholders are `{name}` or `{name.field}` in any string of the task; nothing else is evaluated. The
 seed of instance i of a task in a run is derived from a hash of (run seed, task id, i), so a run is
-reproducible and instances are independent of the order in which tasks run.
+reproducible and instances are independent of the order in which tasks run. Instances of one task are
+distinct while the parameters allow it: an instance whose draw repeats an earlier instance's values
+draws again from a seed derived from the retry number (`--repeats K` gives K different instances).
 """
 
 from __future__ import annotations
@@ -93,6 +95,27 @@ def draw(spec: ChoiceParam | IntParam | TimeParam, rng: random.Random) -> ParamV
 def draw_all(specs: dict[str, ChoiceParam | IntParam | TimeParam], seed: int) -> dict[str, ParamValue]:
     rng = random.Random(seed)
     return {name: draw(specs[name], rng) for name in sorted(specs)}
+
+
+DISTINCT_ATTEMPTS = 64  # redraws before accepting a repeat (the parameters may have fewer combinations)
+
+
+def draw_instance(specs: dict[str, ChoiceParam | IntParam | TimeParam], run_seed: int, task_id: str,
+                  index: int) -> tuple[int, dict[str, ParamValue]]:
+    """(seed, values) of instance `index`: values unlike those of instances 0..index-1 when possible.
+    The seed returned is the one the values were drawn with."""
+    earlier: list[dict[str, ParamValue]] = []
+    seed, values = 0, {}
+    for i in range(index + 1):
+        seed = instance_seed(run_seed, task_id, i)
+        values = draw_all(specs, seed)
+        retry = 0
+        while values in earlier and retry < DISTINCT_ATTEMPTS:
+            retry += 1
+            seed = instance_seed(run_seed, f"{task_id}\x00retry{retry}", i)
+            values = draw_all(specs, seed)
+        earlier.append(values)
+    return seed, values
 
 
 def substitute(text: str, values: dict[str, ParamValue]) -> str:

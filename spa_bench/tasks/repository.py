@@ -55,6 +55,11 @@ class TaskRecord:
     packages: tuple[str, ...]
     app_names: tuple[str, ...]
     instruction: str
+    tags: tuple[str, ...] = ()
+    parameterised: bool = False
+    retrieval: bool = False  # an answer check
+    infeasible: bool = False  # a finish check with status infeasible
+    near_misses: int = 0
 
     def matches_app(self, app: str) -> bool:
         wanted = app.casefold()
@@ -73,6 +78,7 @@ class TaskFilter(BaseModel):
     difficulties: list[int] = Field(default_factory=list)
     categories: list[Category] = Field(default_factory=list)
     ids: list[str] = Field(default_factory=list, description="task ids or glob patterns")
+    tags: list[str] = Field(default_factory=list, description="tasks carrying any of these tags")
 
 
 class NamedSuite(BaseModel):
@@ -211,11 +217,18 @@ class TaskRepository:
         names = tuple(str(n) for a in apps if isinstance(a, dict) and isinstance(a.get("name"), dict)
                       for n in a["name"].values())
         difficulty = raw.get("difficulty")
+        checks = [c for c in raw.get("checks") or [] if isinstance(c, dict)]
+        tags, near_misses = raw.get("tags"), raw.get("near_misses")
         return TaskRecord(
             id=str(raw.get("id", "")), suite=self.suite_of(path), file=path, position=pos,
             language=str(raw.get("language", "")), category=str(raw.get("category", "")),
             difficulty=difficulty if isinstance(difficulty, int) else 0,
-            packages=packages, app_names=names, instruction=str(raw.get("instruction", "")))
+            packages=packages, app_names=names, instruction=str(raw.get("instruction", "")),
+            tags=tuple(str(t) for t in tags) if isinstance(tags, list) else (),
+            parameterised=bool(raw.get("parameters")),
+            retrieval=any(c.get("type") == "answer" for c in checks),
+            infeasible=any(c.get("type") == "finish" and c.get("status") == "infeasible" for c in checks),
+            near_misses=len(near_misses) if isinstance(near_misses, list) else 0)
 
     def select(self, flt: TaskFilter | None = None) -> list[TaskRecord]:
         """Index entries matching the filter, in file order."""
@@ -242,6 +255,7 @@ class TaskRepository:
             and (not flt.difficulties or r.difficulty in flt.difficulties)
             and (not flt.apps or any(r.matches_app(a) for a in flt.apps))
             and (not flt.ids or any(fnmatch.fnmatchcase(r.id, pattern) for pattern in flt.ids))
+            and (not flt.tags or any(t in r.tags for t in flt.tags))
         )
 
     def suite_names(self) -> list[str]:

@@ -21,7 +21,7 @@ from spa_bench.evaluation.state_checks import (
     run_check,
     sqlite_command,
 )
-from spa_bench.tasks.checks import AnswerCheck, ContentQueryCheck, ShellCheck, SqliteCheck
+from spa_bench.tasks.checks import AnswerCheck, ContentQueryCheck, FinishCheck, ShellCheck, SqliteCheck
 
 CAPTURES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "android-captures" / "shell"
 
@@ -272,3 +272,11 @@ def test_file_validators() -> None:
     assert not file_contains(gone, {"path": PATH, "text": "No such file"}).passed
     with pytest.raises(ValueError, match="path"):
         file_exists(there, {"path": ""})
+
+
+@pytest.mark.parametrize(("status", "passed"), [("infeasible", True), ("done", False), ("max_steps", False),
+                                                (None, False)])
+def test_finish_check_reads_how_the_agent_ended(status: str | None, passed: bool) -> None:
+    result = run_check(FinishCheck(status="infeasible"), CannedDevice({}), None, status)
+    assert result.passed is passed
+    assert (result.evidence.details or {})["status"] == status

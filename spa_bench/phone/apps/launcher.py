@@ -41,8 +41,9 @@ _MONTHS_EN = (
 )
 # Apps that go in the dock when installed, in order (the rest fill the home grid).
 DOCK = (
+    "com.android.dialer",
     "com.google.android.dialer",
-    "com.google.android.apps.messaging",
+    "com.android.browser",
     "com.android.chrome",
     "com.android.camera2",
 )

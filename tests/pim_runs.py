@@ -19,8 +19,10 @@ def run_suite(
     phones: int = 2,
     ids: list[str] | None = None,
     tasks_dir: Path | None = None,
+    repeats: int = 1,
 ) -> dict[str, EpisodeLog]:
-    """One run over `suites` (or `ids`); the logs by episode id ("<agent>__<task>__r0")."""
+    """One run over `suites` (or `ids`), `repeats` instances of each task; the logs by episode id
+    ("<agent>__<task>__r<instance>")."""
     task_filter = TaskFilter(ids=ids) if ids else TaskFilter(suites=suites)
     kwargs: dict[str, object] = {}
     if tasks_dir is not None:
@@ -31,6 +33,7 @@ def run_suite(
         phones=phones,
         out=out,
         seed=11,
+        repeats=repeats,
         **kwargs,
     )
     result = run_benchmark(config)

@@ -1,0 +1,60 @@
+"""Every shipped task, both languages: the oracle succeeds and noop fails - on three instances of every
+parameterised task - and the random agent succeeds on at most 2% of them.
+
+One module for the whole tree, one test per suite folder so pytest-xdist spreads the runs. The oracle's
+golden scripts and the checks both follow the drawn parameters, so three instances test three
+different sets of values (the instances of a task are distinct while its parameters allow it)."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+from pim_runs import failures, run_suite, state_success
+
+from spa_bench.tasks.repository import TaskRecord, TaskRepository
+
+pytestmark = [pytest.mark.usefixtures("adb_env"), pytest.mark.slow]
+TASKS = Path(os.environ.get("SPA_BENCH_TASKS") or Path(__file__).resolve().parents[2] / "tasks")
+INSTANCES = 3  # of every parameterised task
+RANDOM_CEILING = 0.02
+
+
+def _records() -> list[TaskRecord]:
+    return TaskRepository(TASKS).index()
+
+
+def _suites() -> list[str]:
+    return sorted({r.suite for r in _records()})
+
+
+@pytest.mark.parametrize("suite", _suites())
+def test_oracle_succeeds_and_noop_fails(suite: str, tmp_path: Path) -> None:
+    records = [r for r in _records() if r.suite == suite]
+    fixed = [r.id for r in records if not r.parameterised]
+    drawn = [r.id for r in records if r.parameterised]
+    logs = {}
+    if fixed:
+        logs.update(run_suite([], tmp_path / "fixed", ["oracle", "noop"], phones=1, ids=fixed,
+                              tasks_dir=TASKS))
+    if drawn:
+        logs.update(run_suite([], tmp_path / "drawn", ["oracle", "noop"], phones=1, ids=drawn,
+                              tasks_dir=TASKS, repeats=INSTANCES))
+    assert len(logs) == 2 * (len(fixed) + INSTANCES * len(drawn))
+    bad = failures(logs, "oracle", True) + failures(logs, "noop", False)
+    assert not bad, "\n".join(bad)
+    for task_id in drawn:  # the three instances really differ
+        values = [log.instance.parameters for log in logs.values()
+                  if log.agent.name == "oracle" and log.task.id == task_id]
+        assert len(values) == INSTANCES
+        assert len({repr(v) for v in values}) > 1, f"{task_id}: every instance drew {values[0]}"
+
+
+def test_random_agent_rarely_succeeds(tmp_path: Path) -> None:
+    ids = [r.id for r in _records()]
+    logs = run_suite([], tmp_path / "random", ["random"], phones=2, ids=ids, tasks_dir=TASKS)
+    won = sorted(log.task.id for log in logs.values() if state_success(log))
+    assert len(logs) == len(ids)
+    assert len(won) <= math.floor(RANDOM_CEILING * len(ids)), won
