@@ -24,6 +24,8 @@ APPS.add_lazy("com.android.documentsui", "spa_bench.phone.apps.files:FilesApp")
 APPS.add_lazy("com.spa.shop", "spa_bench.phone.apps.shop:ShopApp")
 APPS.add_lazy("com.spa.chat", "spa_bench.phone.apps.chat:ChatApp")
 APPS.add_lazy("com.android.email", "spa_bench.phone.apps.email:EmailApp")
+APPS.add_lazy("com.android.gallery3d", "spa_bench.phone.apps.gallery:GalleryApp")
+APPS.add_lazy("com.android.camera2", "spa_bench.phone.apps.camera:CameraApp")
 
 A = TypeVar("A", bound=type[App])
 
