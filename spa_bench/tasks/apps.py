@@ -34,6 +34,11 @@ COMMON_APPS: dict[str, tuple[str, ...]] = {
     "chrome": ("com.android.chrome",),
     "camera": ("com.android.camera2", "com.google.android.GoogleCamera"),
     "相机": ("com.android.camera2", "com.google.android.GoogleCamera"),
+    "email": ("com.android.email", "com.google.android.gm"),
+    "邮件": ("com.android.email", "com.google.android.gm"),
+    "电子邮件": ("com.android.email", "com.google.android.gm"),
+    "gallery": ("com.android.gallery3d", "com.google.android.apps.photos"),
+    "相册": ("com.android.gallery3d", "com.google.android.apps.photos"),
     "phone": ("com.android.dialer", "com.google.android.dialer"),
     "电话": ("com.android.dialer", "com.google.android.dialer"),
 }

@@ -85,7 +85,14 @@ class CameraActivity(Activity):
         root = View(area, class_name=FRAME, rid="com.android.camera2:id/activity_root_view", bg=(0, 0, 0))
         view_h = area.width * 4 // 3
         finder = Rect(area.left, area.top + kit.dp(56), area.right, area.top + kit.dp(56) + view_h)
-        root.add(PictureView(finder, preview(self._scene_seed(), finder.width, finder.height), crop=False, rid="com.android.camera2:id/preview_content"))
+        root.add(
+            PictureView(
+                finder,
+                preview(self._scene_seed(), finder.width, finder.height),
+                crop=False,
+                rid="com.android.camera2:id/preview_content",
+            )
+        )
         bottom = Rect(area.left, finder.bottom, area.right, area.bottom)
         cy = (bottom.top + bottom.bottom) // 2
         s = kit.dp(76)

@@ -49,9 +49,11 @@ class ShareActivity(ChatActivity):
             return
         args = self.record.args
         now = self.now_ms()
-        self.app.store.send(
-            contact.id, now, self.title, "product", str(args.get("sku", "")), float(args.get("price", 0) or 0)
-        )
+        if args.get("kind") == "image":  # a picture shared from the Gallery: the message holds its path
+            self.app.store.send(contact.id, now, str(args.get("path", "")), "image")
+        else:
+            price = float(args.get("price", 0) or 0)
+            self.app.store.send(contact.id, now, self.title, "product", str(args.get("sku", "")), price)
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
@@ -104,7 +106,10 @@ class ShareActivity(ChatActivity):
             pic = kit.dp(60)
             card.add(
                 thumbnail(
-                    kit, Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic), "bag", "orange"
+                    kit,
+                    Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic),
+                    "image" if self.record.args.get("kind") == "image" else "bag",
+                    "orange",
                 )
             )
             card.add(

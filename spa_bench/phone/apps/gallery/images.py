@@ -136,8 +136,9 @@ def fitted(data: bytes, width: int, height: int) -> Image.Image:
     """The whole picture scaled to fit (width, height)."""
     img = Image.open(io.BytesIO(data)).convert("RGB")
     scale = min(width / img.width, height / img.height)
-    return img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))),
-                      Image.Resampling.BILINEAR)
+    return img.resize(
+        (max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.Resampling.BILINEAR
+    )
 
 
 @lru_cache(maxsize=8)
