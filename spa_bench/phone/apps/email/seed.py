@@ -42,7 +42,8 @@ EN: tuple[SeedThread, ...] = (
                 "",
                 "2024-07-22 08:45",
                 "Hi Alex,\n\nThe Q3 planning meeting is moved to Thursday, July 25 at 2:30 PM in room 4B. "
-                "Please bring the updated budget numbers.\n\nThanks,\nLisa",
+                "Please bring the updated budget numbers.\n\nThanks,\n"
+                "Lisa Park\nFinance, Northwind · +1 415 555 0163",
                 cc="tom.reed@northwind.com",
             ),
         ),
@@ -118,7 +119,8 @@ EN: tuple[SeedThread, ...] = (
                 "",
                 "2024-07-19 16:05",
                 "Hi Alex, here are my notes from today's design review. The new onboarding screens look "
-                "great; let's simplify the settings page before Friday.",
+                "great; let's simplify the settings page before Friday.\n\n"
+                "Lisa Wong · PixelCraft Design · +1 628 555 0142",
                 attachments=(("design_review_notes.docx", 22310),),
             ),
         ),
@@ -291,7 +293,8 @@ ZH: tuple[SeedThread, ...] = (
                 "王芳芳 <wangff@pixel-studio.cn>",
                 "",
                 "2024-07-19 15:30",
-                "陈老师好，新版首页的设计稿已经做好了，请查收附件，有修改意见随时告诉我。",
+                "陈老师好，新版首页的设计稿已经做好了，请查收附件，有修改意见随时告诉我。\n\n"
+                "王芳芳 像素工作室 手机 186 2135 7788",
                 attachments=(("首页设计稿_v2.pdf", 47300),),
             ),
         ),
@@ -342,7 +345,7 @@ ZH: tuple[SeedThread, ...] = (
                 "李雷 <lilei@example.cn>",
                 "",
                 "2024-07-14 20:00",
-                "周六早上七点半香山东门集合，记得带水和防晒。",
+                "周六早上七点半香山东门集合，记得带水和防晒。有事打我电话 135 0123 4567。",
             ),
         ),
     ),
