@@ -142,3 +142,24 @@ def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
             assert log.termination in ("done", "infeasible") and all(s.valid for s in log.steps), (
                 log.episode_id
             )
+
+
+def test_an_unchanged_reply_leaves_no_draft(tmp_path: Path) -> None:
+    phone = PhoneOS(PhoneConfig(locale="en"), VirtualFS(tmp_path / "fs"))
+    store = phone.apps[PKG].store  # type: ignore[attr-defined]
+    phone.start_activity(PKG)
+    tap(phone, "subject", "Design review notes")
+    tap(phone, "reply")
+    phone.press_key(4)  # nothing typed: no draft
+    assert [d.subject for d in store.drafts(EN)] == ["Team lunch"]
+    tap(phone, "forward")
+    tap(phone, "to")
+    phone.input_text("tom.reed@northwind.com")
+    phone.press_key(4)  # the keyboard goes first
+    phone.press_key(4)
+    first = store.drafts(EN)[0]
+    assert (first.subject, first.to, [a.name for a in first.attachments]) == (
+        "Fwd: Design review notes",
+        "tom.reed@northwind.com",
+        ["design_review_notes.docx"],
+    )

@@ -110,4 +110,6 @@ def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
     assert not bad, "\n".join(bad)
     for log in logs.values():
         if log.agent.name == "oracle":  # every golden step found its target
-            assert log.termination in ("done", "infeasible") and all(s.valid for s in log.steps), log.episode_id
+            assert log.termination in ("done", "infeasible") and all(s.valid for s in log.steps), (
+                log.episode_id
+            )

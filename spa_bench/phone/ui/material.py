@@ -3,6 +3,7 @@ toasts. A `Kit` carries the metrics and palette so app screens read like a layou
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -332,7 +333,8 @@ class Kit:
     def toast(self, screen: Rect, message: str, bottom: int) -> View:
         p = self.palette
         size = self.body_medium
-        w = min(screen.width - self.dp(48), round(_text_w(message, size)) + self.dp(32))
+        # ceil, not round: a width rounded down by a fraction of a pixel ellipsized short toasts ("S…")
+        w = min(screen.width - self.dp(48), math.ceil(_text_w(message, size)) + self.dp(32))
         h = self.dp(48)
         cx = screen.center[0]
         rect = Rect(cx - w // 2, bottom - self.dp(64) - h, cx - w // 2 + w, bottom - self.dp(64))

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from spa_bench.phone.apps.base import App, AppContext
-from spa_bench.phone.apps.contacts import pim_icons as _pim_icons  # noqa: F401  (star, label, menu, mail)
 from spa_bench.phone.apps.email import glyphs as _glyphs  # noqa: F401  (archive, reply, attach ...)
 from spa_bench.phone.apps.email.compose import ComposeActivity
 from spa_bench.phone.apps.email.screens import MainActivity
@@ -32,6 +31,8 @@ class EmailApp(App):
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)
+        # the star, label, menu and mail glyphs; imported here, as the Contacts package needs the OS loaded
+        from spa_bench.phone.apps.contacts import pim_icons  # noqa: F401
         self.store = EmailStore(self._db_path)
         self.store.ensure()
 

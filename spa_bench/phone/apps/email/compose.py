@@ -7,7 +7,8 @@ screen with something written keeps it in Drafts.
 
 Screen state (`record.ui`): the fields `text:to`, `text:cc`, `text:subject`, `text:body`, the
 `attachments` (name, path, size), `quote` (the forwarded or replied-to text, sent below the body),
-`thread_id` and `draft_id`, and `ready` once they were filled from the arguments.
+`thread_id` and `draft_id`, `ready` once they were filled from the arguments and `initial`, what they
+held then (backing out of an unchanged screen keeps no draft).
 """
 
 from __future__ import annotations
@@ -91,7 +92,16 @@ class ComposeActivity(EmailActivity):
             for path in args.get("attachments", []):
                 attachments.extend(self._file(str(path)))
         ui["attachments"] = attachments
+        ui["initial"] = self._fingerprint()
         ui.setdefault("focus", "to" if not ui.get("text:to") else "body")
+
+    def _fingerprint(self) -> list[Any]:
+        """What the fields hold: leaving unchanged keeps no draft (a reply opened and closed, a share
+        backed out of)."""
+        ui = self.record.ui
+        return [str(ui.get(f"text:{k}", "")).strip() for k in FIELDS] + [
+            [str(a["path"]) + "|" + str(a["name"]) for a in ui.get("attachments", [])]
+        ]
 
     def _file(self, path: str) -> list[dict[str, Any]]:
         try:
@@ -110,6 +120,7 @@ class ComposeActivity(EmailActivity):
 
     # -- actions -----------------------------------------------------------------------------------------
     def draft(self) -> Draft:
+        self._prepare()  # an action may come before the first frame was built
         ui = self.record.ui
         body = str(ui.get("text:body", ""))
         quote = str(ui.get("quote", ""))
@@ -149,10 +160,11 @@ class ComposeActivity(EmailActivity):
 
     def close(self) -> None:
         """Back: what was written stays in Drafts."""
+        self._prepare()
         ui = self.record.ui
-        written = any(str(ui.get(f"text:{k}", "")).strip() for k in FIELDS) or ui.get("attachments")
+        changed = self._fingerprint() != ui.get("initial")
         draft_id = ui.get("draft_id")
-        if written:
+        if changed:
             self.app.store.save(
                 self.account,
                 self.me[0],

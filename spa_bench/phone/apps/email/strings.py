@@ -14,7 +14,7 @@ STRINGS = Strings(
         "folder_archive": ("Archive", "归档"),
         "folder_trash": ("Trash", "已删除"),
         "labels": ("Labels", "标签"),
-        "search_hint": ("Search in mail", "搜索邮件"),
+        "search_hint": ("Search in Email", "搜索邮件"),
         "compose": ("Compose", "写邮件"),
         "navigate_up": ("Navigate up", "向上导航"),
         "open_drawer": ("Open navigation drawer", "打开抽屉式导航栏"),

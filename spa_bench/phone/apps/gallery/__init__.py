@@ -14,7 +14,6 @@ import os
 from pathlib import Path
 
 from spa_bench.phone.apps.base import App, AppContext
-from spa_bench.phone.apps.contacts import pim_icons as _pim_icons  # noqa: F401  (mail)
 from spa_bench.phone.apps.email import glyphs as _glyphs  # noqa: F401  (album, camera, restore)
 from spa_bench.phone.apps.files import glyphs as _file_glyphs  # noqa: F401  (image)
 from spa_bench.phone.apps.files.seed import SEED_FILES, _stamp
@@ -53,6 +52,8 @@ class GalleryApp(App):
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)
+        # the star, label, menu and mail glyphs; imported here, as the Contacts package needs the OS loaded
+        from spa_bench.phone.apps.contacts import pim_icons  # noqa: F401
         self.store = GalleryStore(self._db_path, lambda: self.fs)
         marker = ctx.data_dir() / MARKER
         if not marker.exists():

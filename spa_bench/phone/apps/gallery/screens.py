@@ -218,7 +218,7 @@ class MainActivity(GalleryActivity):
             views.append(tile)
         y += ((len(albums) + 1) // 2) * (side + kit.dp(64)) + kit.dp(8)
         for key, glyph, label, action in (
-            ("new_album", "plus", self.t("new_album"), partial(self.set_ui, "dialog", "new_album")),
+            ("new_album", "plus", self.t("new_album"), self._open_new_album),
             ("trash", "delete", self.t("trash"), partial(self.ctx.start_activity, ALBUM, {"album": "trash"})),
         ):
             views.append(
@@ -226,6 +226,10 @@ class MainActivity(GalleryActivity):
             )
             y += kit.dp(56)
         return views
+
+    def _open_new_album(self) -> None:
+        self.request_focus("album_name")
+        self.set_ui("dialog", "new_album")
 
     def _new_album_dialog(self, area: Rect) -> View:
         kit = self.kit
