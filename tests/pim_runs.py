@@ -155,7 +155,7 @@ def write_near_misses(tasks_root: Path, out: Path) -> list[str]:
 
 
 # -- the checks each app module makes ---------------------------------------------------------------------
-TASKS_ROOT = Path(__file__).resolve().parents[2] / "tasks"
+TASKS_ROOT = Path(__file__).resolve().parents[1] / "tasks"
 
 
 def oracle_noop_logs(tmp: Callable[[str], Path]) -> dict[str, EpisodeLog]:
