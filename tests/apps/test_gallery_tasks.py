@@ -81,7 +81,7 @@ def test_trash_restore_and_albums_keep_files_in_step(tmp_path: Path) -> None:
     chat = phone.apps["com.spa.chat"].store  # type: ignore[attr-defined]
     bob = next(c for c in chat.contacts() if c.name == "Bob Li")
     last = chat.messages(bob.id)[-1]
-    assert (last.type, last.body, last.id) == ("image", path, 1001)
+    assert (last.type, last.body, last.sku, last.id) == ("image", "family_dinner.jpg", path, 1001)
     assert phone.current_focus()[0] == PKG
 
 

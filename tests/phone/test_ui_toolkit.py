@@ -171,3 +171,11 @@ def test_screens_fill_the_configured_size(tmp_path: Path, locale: str) -> None:
     assert phone.screenshot().size == (720, 1600)
     root = ET.fromstring(phone.dump_hierarchy())
     assert root[0].get("bounds") == "[0,64][720,1504]"  # app window between 32dp status and 48dp nav bars
+
+
+def test_a_text_with_a_line_break_measures_as_its_widest_line() -> None:
+    """FreeType's raqm layout fails on a newline; text typed with one must still lay out (screencap)."""
+    from spa_bench.phone.ui.fonts import ellipsize, text_width
+
+    assert text_width("ab\ncdefgh", 40) == text_width("cdefgh", 40) > text_width("ab", 40)
+    assert ellipsize("one\ntwo", 40, 10_000) == "one\ntwo"

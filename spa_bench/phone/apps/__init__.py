@@ -26,6 +26,9 @@ APPS.add_lazy("com.spa.chat", "spa_bench.phone.apps.chat:ChatApp")
 APPS.add_lazy("com.android.email", "spa_bench.phone.apps.email:EmailApp")
 APPS.add_lazy("com.android.gallery3d", "spa_bench.phone.apps.gallery:GalleryApp")
 APPS.add_lazy("com.android.camera2", "spa_bench.phone.apps.camera:CameraApp")
+APPS.add_lazy("com.android.browser", "spa_bench.phone.apps.browser:BrowserApp")
+APPS.add_lazy("com.spa.maps", "spa_bench.phone.apps.maps:MapsApp")
+APPS.add_lazy("com.spa.social", "spa_bench.phone.apps.social:SocialApp")
 
 A = TypeVar("A", bound=type[App])
 

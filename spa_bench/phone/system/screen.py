@@ -255,7 +255,7 @@ class ScreenMixin:
         )
         if self.toast_active() and self.toast_message:
             toast = kit.toast(screen, self.toast_message, screen.height - nav)
-            windows.append(Window(self.tasks.front, toast, name="Toast"))
+            windows.append(Window(self.tasks.front, toast, name="Toast", touchable=False))
         return Frame(screen, windows)
 
     def _keyboard_view(self, area: Rect) -> View:

@@ -40,6 +40,10 @@ def text_width(text: str, size: int) -> float:
 
 @lru_cache(maxsize=8192)
 def _width(text: str, size: int) -> float:
+    # FreeType's raqm layout refuses line breaks ("raqm_layout() failed"): a text typed with a newline
+    # into a one-line field measures as its widest line
+    if "\n" in text or "\r" in text:
+        return max(_width(line, size) for line in text.replace("\r", "\n").split("\n"))
     return float(_load(size).getlength(text))
 
 

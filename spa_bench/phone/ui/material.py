@@ -333,7 +333,7 @@ class Kit:
     def toast(self, screen: Rect, message: str, bottom: int) -> View:
         p = self.palette
         size = self.body_medium
-        # ceil, not round: a width rounded down by a fraction of a pixel ellipsized short toasts ("S…")
+        # ceil, not round: a text a fraction of a pixel wider than its box is ellipsized ("Sent" -> "S…")
         w = min(screen.width - self.dp(48), math.ceil(_text_w(message, size)) + self.dp(32))
         h = self.dp(48)
         cx = screen.center[0]

@@ -160,13 +160,17 @@ class View:
 class Window:
     """A top-level window: the app, the status bar, the keyboard, the navigation bar, a toast."""
 
-    def __init__(self, package: str, root: View, name: str = "", focusable: bool = True) -> None:
+    def __init__(
+        self, package: str, root: View, name: str = "", focusable: bool = True, touchable: bool = True
+    ) -> None:
         self.package = package
         self.root = root
         self.name = name or package
         # whether it can take input focus (FLAG_NOT_FOCUSABLE unset): only such a window can be the active
         # one that `uiautomator dump` shows; heads-ups, toasts and bars cannot
         self.focusable = focusable
+        # FLAG_NOT_TOUCHABLE unset: a toast is drawn over the app but taps go through it to what is below
+        self.touchable = touchable
 
 
 class Frame:
@@ -178,6 +182,8 @@ class Frame:
 
     def hit(self, x: int, y: int) -> View | None:
         for w in reversed(self.windows):
+            if not w.touchable:
+                continue
             found = w.root.hit(x, y, self.screen)
             if found is not None:
                 return found
@@ -187,6 +193,8 @@ class Frame:
 
     def path_to(self, x: int, y: int) -> list[View]:
         for w in reversed(self.windows):
+            if not w.touchable:
+                continue
             path = w.root.path_to(x, y, self.screen)
             if path:
                 return path

@@ -55,7 +55,7 @@ class ChatActivity(Activity):
         if message.type == "product":
             return f"[{self.t('product_card')}] {message.body}"
         if message.type == "image":
-            return f"[{self.t('photo')}] {message.body.rsplit('/', 1)[-1]}"
+            return f"[{self.t('photo')}] {message.body}"
         return message.body
 
     def contact_row(

@@ -1,6 +1,10 @@
-"""The share target (`com.spa.chat.ShareActivity`): what the Shop's Share button opens. It lists
-recent chats and all contacts; choosing one asks for confirmation (with an optional note) and sends
-the product as a card, then returns to the app that shared it."""
+"""The share target (`com.spa.chat.ShareActivity`): what the Shop's, Circle's, Browser's and Maps' Share
+buttons open. It lists recent chats and all contacts; choosing one asks for confirmation (with an optional
+note) and sends the shared item as a card, then returns to the app that shared it. Extras: `title_en` /
+`title_zh`, `sku` (what is shared: a product sku, `post:<id>` for a Circle post, a picture's path), `kind`
+(the message type, `product` by default; Circle sends `post`, the Gallery `image`), `price` (products),
+`glyph` (the card's picture), `caller`; `text` (a web page, a place) is sent as a text message instead of
+a card."""
 
 from __future__ import annotations
 
@@ -49,11 +53,12 @@ class ShareActivity(ChatActivity):
             return
         args = self.record.args
         now = self.now_ms()
-        if args.get("kind") == "image":  # a picture shared from the Gallery: the message holds its path
-            self.app.store.send(contact.id, now, str(args.get("path", "")), "image")
+        if args.get("text"):  # shared text (a web page, a place): sent as a text message
+            self.app.store.send(contact.id, now, str(args["text"]))
         else:
-            price = float(args.get("price", 0) or 0)
-            self.app.store.send(contact.id, now, self.title, "product", str(args.get("sku", "")), price)
+            kind = str(args.get("kind") or "product")
+            price = float(args.get("price", 0) or 0) if kind == "product" else None
+            self.app.store.send(contact.id, now, self.title, kind, str(args.get("sku", "")), price)
         note = str(self.ui("text:note", "")).strip()
         if note:
             self.app.store.send(contact.id, now + 1, note)
@@ -108,14 +113,14 @@ class ShareActivity(ChatActivity):
                 thumbnail(
                     kit,
                     Rect(kit.dp(10), kit.dp(10), kit.dp(10) + pic, kit.dp(10) + pic),
-                    "image" if self.record.args.get("kind") == "image" else "bag",
-                    "orange",
+                    str(self.record.args.get("glyph") or "bag"),
+                    str(self.record.args.get("hue") or "orange"),
                 )
             )
             card.add(
                 TextView(
                     Rect(pic + kit.dp(20), kit.dp(6), width - kit.dp(8), kit.dp(74)),
-                    self.title,
+                    str(self.record.args.get("text") or self.title),
                     kit.body_medium,
                     p.on_surface,
                     max_lines=2,

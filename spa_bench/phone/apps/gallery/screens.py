@@ -345,12 +345,14 @@ class PhotoActivity(GalleryActivity):
     def share_to(self, target: tuple[str, str]) -> None:
         self.close_dialog()
         name = posixpath.basename(self.path)
-        if target == CHAT_SHARE:
+        if target == CHAT_SHARE:  # Chat's share target: a card of kind `image`, the path as what is shared
             args: dict[str, object] = {
                 "kind": "image",
-                "path": self.path,
+                "sku": self.path,
                 "title_en": name,
                 "title_zh": name,
+                "glyph": "image",
+                "hue": "orange",
                 "caller": PACKAGE,
             }
         else:

@@ -260,6 +260,10 @@ class Conversation(MessagesActivity):
         kit = self.kit
         p = kit.palette
         tid = self.thread_id()
+        body = self.record.args.get("sms_body")
+        if body and not self.record.ui.get("sms_body_used"):  # the sms_body extra prefills the compose box
+            self.record.ui["sms_body_used"] = True
+            self.record.ui["text:compose"] = str(body)
         self.sms.mark_read(tid)
         address = self.sms.address(tid)
         root = View(area, class_name=LINEAR, rid=f"{ID}conversation")
@@ -443,8 +447,9 @@ class NewConversation(MessagesActivity):
 
     def _open(self, address: str) -> None:
         tid = self.sms.thread_for(address)
+        body = self.record.args.get("sms_body")  # text shared from another app goes on to the thread
         self.ctx.finish()
-        self.ctx.start_activity(Conversation.name, {"thread_id": tid})
+        self.ctx.start_activity(Conversation.name, {"thread_id": tid, **({"sms_body": body} if body else {})})
 
 
 def _digits(text: str) -> str:

@@ -2,9 +2,9 @@
 
 The table mirrors the intent filters the real apps declare (AOSP Settings' activity aliases for the
 `android.settings.*` actions, Contacts' VIEW/INSERT of contacts, Calendar's VIEW/INSERT of events,
-Messaging's SENDTO/VIEW of sms:/smsto:). What no installed app handles - http(s) without a browser,
-DIAL/CALL without a dialer, SEND of text - resolves to nothing, and `am start` answers as Android does:
-`Error: Activity not started, unable to resolve Intent { ... }`.
+Messaging's SENDTO/VIEW of sms:/smsto:, the Browser's VIEW of http(s)). What no installed app handles -
+http(s) when the Browser is not installed, DIAL/CALL without a dialer, SEND of text - resolves to nothing,
+and `am start` answers as Android does: `Error: Activity not started, unable to resolve Intent { ... }`.
 `safe_uri` is Uri.toSafeString, which Intent.toString uses for `dat=`.
 """
 
@@ -19,6 +19,7 @@ S = "com.android.settings.Settings$"
 CONTACTS = "com.android.contacts"
 CALENDAR = "com.android.calendar"
 MESSAGING = "com.android.messaging"
+BROWSER = "com.android.browser"
 ACTION_VIEW = "android.intent.action.VIEW"
 ACTION_EDIT = "android.intent.action.EDIT"
 ACTION_INSERT = "android.intent.action.INSERT"
@@ -99,6 +100,8 @@ def _match(action: str, data: str, mime: str) -> Target | None:
     if action in (ACTION_VIEW, ACTION_SENDTO) and scheme in ("sms", "smsto"):
         return Target(MESSAGING, "com.android.messaging.ui.conversation.ConversationActivity",
                       {"address": _address(data)})
+    if action == ACTION_VIEW and scheme in ("http", "https"):
+        return Target(BROWSER, "com.android.browser.BrowserActivity", {"url": data})
     contact, event = _CONTACT.match(data), _EVENT.match(data)
     if action == ACTION_VIEW and contact:
         if contact.group(3):

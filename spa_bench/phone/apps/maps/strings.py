@@ -1,0 +1,57 @@
+"""Every string of the Maps app, English and Simplified Chinese (Google Maps' / 高德地图's wording)."""
+
+from __future__ import annotations
+
+from spa_bench.phone.i18n import Strings
+
+STRINGS = Strings(
+    {
+        "app_name": ("Maps", "地图"),
+        "search_hint": ("Search Maps", "搜索地图"),
+        "tab_explore": ("Explore", "探索"),
+        "tab_saved": ("Saved", "收藏"),
+        "recent": ("Recent searches", "最近搜索"),
+        "no_results": ("No results for “{q}”", "没有找到“{q}”"),
+        "cat_coffee": ("Coffee", "咖啡"),
+        "cat_restaurants": ("Restaurants", "餐厅"),
+        "cat_parks": ("Parks", "公园"),
+        "cat_museums": ("Museums", "博物馆"),
+        "q_coffee": ("coffee", "咖啡"),
+        "q_restaurants": ("restaurant", "餐厅"),
+        "q_parks": ("park", "公园"),
+        "q_museums": ("museum", "博物馆"),
+        "navigate_up": ("Navigate up", "向上导航"),
+        "directions": ("Directions", "路线"),
+        "save": ("Save", "收藏"),
+        "saved_state": ("Saved", "已收藏"),
+        "share": ("Share", "分享"),
+        "call": ("Call", "拨打"),
+        "reviews": ("({n} reviews)", "（{n} 条评价）"),
+        "address": ("Address", "地址"),
+        "hours": ("Hours", "营业时间"),
+        "phone": ("Phone", "电话"),
+        "save_to": ("Save to list", "收藏到"),
+        "new_list": ("New list", "新建收藏夹"),
+        "new_list_hint": ("List name", "收藏夹名称"),
+        "create": ("Create", "创建"),
+        "done": ("Done", "完成"),
+        "list_favorites": ("Favorites", "我的收藏"),
+        "list_want_to_go": ("Want to go", "想去"),
+        "places_count": ("{n} places", "{n} 个地点"),
+        "places_one": ("1 place", "1 个地点"),
+        "empty_list": ("No places yet", "暂无地点"),
+        "remove": ("Remove", "移除"),
+        "your_location": ("Your location", "我的位置"),
+        "from_hint": ("Choose starting point", "输入起点"),
+        "to_hint": ("Choose destination", "输入终点"),
+        "swap": ("Swap start and destination", "交换起终点"),
+        "mode_drive": ("Drive", "驾车"),
+        "mode_transit": ("Transit", "公交"),
+        "mode_walk": ("Walk", "步行"),
+        "mode_cycle": ("Cycle", "骑行"),
+        "fastest": ("Fastest route", "推荐路线"),
+        "added_to": ("Saved to {name}", "已收藏到“{name}”"),
+        "removed_from": ("Removed from {name}", "已从“{name}”移除"),
+        "open_now": ("Open {hours}", "营业中 {hours}"),
+    }
+)
