@@ -8,6 +8,8 @@
     ├── ImportFormatError         a foreign task file (SPA-Bench CSV/JSON) cannot be converted
     ├── ResultsError              a results folder is missing, unreadable or of an unknown schema version
     ├── PhoneError                the virtual phone cannot start or was given a bad argument
+    ├── RemoteEpisodeError        an episode failed on a device of another host (Ray executor): its
+    │                             exception's type and message as raised there
     ├── ModelError                a model API call failed (names model and endpoint, never the key)
     │   ├── ModelAuthError        the key is missing, wrong or not allowed (401, 403)
     │   ├── ModelRateLimited      still rate limited (429) after every retry
@@ -81,6 +83,11 @@ class ResultsError(SpaBenchError):
 
 class PhoneError(SpaBenchError):
     """The virtual phone cannot start or was misused."""
+
+
+class RemoteEpisodeError(SpaBenchError):
+    """An episode raised on a device actor of a Ray cluster (spa_bench.cluster); the original exception
+    stays on its host, its type, message and traceback are in the episode log's errors."""
 
 
 class ModelError(SpaBenchError):

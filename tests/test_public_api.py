@@ -24,7 +24,7 @@ def test_unknown_attribute_is_an_attribute_error() -> None:
 def test_import_is_light() -> None:
     code = ("import sys, spa_bench, spa_bench.cli; "
             "heavy = [m for m in ('adbutils', 'uiautomator2', 'openai', 'rapidocr', 'pandas', 'onnxruntime', "
-            "'PIL', 'spa_bench.phone.system') if m in sys.modules]; print(heavy)")
+            "'PIL', 'spa_bench.phone.system', 'ray', 'gymnasium') if m in sys.modules]; print(heavy)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

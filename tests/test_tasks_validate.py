@@ -165,3 +165,16 @@ def test_named_suite_with_unknown_id_is_invalid(tmp_path: Path, capsys: pytest.C
     err = " ".join(result.err.split())
     assert "suite 'mine': field 'filter.ids': unknown task id 'ghost_task'" in err
     assert "real_task'" not in err.split("ghost_task")[1]
+
+
+def test_shipped_task_files_read_the_same_without_libyaml() -> None:
+    """The index prefers libyaml's loader; PyYAML's own parser (used where libyaml is missing) must
+    read every shipped file the same way (they differ on e.g. an unquoted '?' in a flow list)."""
+    import yaml
+
+    root = Path(__file__).resolve().parents[1] / "tasks"
+    for path in sorted(root.rglob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        pure = yaml.load(text, Loader=yaml.SafeLoader)
+        if hasattr(yaml, "CSafeLoader"):
+            assert pure == yaml.load(text, Loader=yaml.CSafeLoader), path

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 import typer
+from rich.markup import escape
 
 from spa_bench import __version__
 from spa_bench.cli import agents as agents_cli
@@ -19,6 +20,7 @@ from spa_bench.cli import report as report_cli
 from spa_bench.cli import results as results_cli
 from spa_bench.cli import run as run_cli
 from spa_bench.cli import tasks as tasks_cli
+from spa_bench.cli import worker as worker_cli
 from spa_bench.cli.common import console_err, state
 from spa_bench.errors import ConfigError, SpaBenchError
 from spa_bench.secrets import scrub_text
@@ -33,6 +35,7 @@ app = typer.Typer(
 app.command("run")(run_cli.run)
 app.command("report")(report_cli.report)
 app.command("evaluate")(evaluate_cli.evaluate)
+app.command("worker")(worker_cli.worker)
 app.add_typer(agents_cli.app, name="agents")
 app.add_typer(tasks_cli.app, name="tasks")
 app.add_typer(results_cli.app, name="results")
@@ -65,7 +68,9 @@ def main() -> None:
     except SpaBenchError as exc:
         if state.debug:
             raise
-        console_err.print(f"[bold red]error:[/] {scrub_text(str(exc))}", highlight=False, soft_wrap=True)
+        # escaped: messages hold brackets of their own ("pip install 'spa-bench[ray]'", lists)
+        console_err.print(f"[bold red]error:[/] {escape(scrub_text(str(exc)))}", highlight=False,
+                          soft_wrap=True)
         sys.exit(2 if isinstance(exc, ConfigError) else 1)
     except KeyboardInterrupt:
         console_err.print("[yellow]interrupted[/]")

@@ -96,6 +96,9 @@ class ProgressEvents(Events):
     def device_removed(self, device: Device, reason: str) -> None:
         self.progress.console.print(f"[red]✗ device {device.serial} taken out:[/] {reason}")
 
+    def device_added(self, device: Device) -> None:
+        self.progress.console.print(f"[green]+ device {device.serial} joined[/]")
+
     def gave_up(self, attempt: Attempt, error: BaseException) -> None:
         with self.lock:
             self.running -= 1
@@ -163,6 +166,16 @@ def run(
     phone_clock: str | None = typer.Option(
         None, "--phone-clock", help="Freeze the virtual phones' clocks at this time (ISO 8601 UTC, e.g. "
                                     "2026-01-15T09:30): the same screens on every rerun."),
+    executor: str = typer.Option("local", "--executor", help="local: one thread per device here; "
+                                 "ray: device actors on a Ray cluster (the ray extra of spa-bench)."),
+    ray_address: str | None = typer.Option(None, "--ray-address", help="With --executor ray: the head, "
+                                                                       "HOST:PORT."),
+    phones_per_node: int | None = typer.Option(None, "--phones-per-node", min=1,
+                                               help="With --executor ray: virtual phones per worker host "
+                                                    "(at most its `spa-bench worker --phones`)."),
+    artifact_dir: Path | None = typer.Option(None, "--artifact-dir",
+                                             help="With --executor ray: a folder all hosts share, where "
+                                                  "episode files are left for this driver to copy."),
     out: Path = typer.Option(Path("results"), "--out", "-o", help="Folder for run folders."),
     resume: Path | None = typer.Option(None, "--resume", help="Continue the run in this run folder."),
     max_steps: int | None = typer.Option(None, "--max-steps", min=1, help="Override every task's limit."),
@@ -211,7 +224,7 @@ def run(
         with Progress(*columns, console=console, transient=False) as progress:
             events = ProgressEvents(progress, total=0)
             result = resume_run(resume, events, stop, agent_args=extra or None,
-                                phones=phones, devices=device or None)
+                                phones=phones, devices=device or None, ray_address=ray_address)
     else:
         agents = load_agent_config_file(agent_config) if agent_config else []
         agents += [AgentConfig(agent=name, args=dict(extra)) for name in agent]
@@ -223,7 +236,8 @@ def run(
                                                                      portable),
                 agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
                 console_ports=console_ports, skip_missing_apps=skip_missing_apps,
-                phone_clock=phone_clock,
+                phone_clock=phone_clock, executor=executor, ray_address=ray_address,
+                phones_per_node=phones_per_node, artifact_dir=artifact_dir,
                 out=out, max_steps=max_steps, step_timeout_s=step_timeout, episode_timeout_s=episode_timeout,
                 settle_s=settle, max_retries=max_retries, budget_usd=budget_usd,
                 secret_env=secret_env, model_cache=model_cache, model_cache_replay=model_cache_replay,

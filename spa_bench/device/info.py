@@ -20,3 +20,4 @@ class DeviceInfo(BaseModel):
     screen_width: int | None = None
     screen_height: int | None = None
     locale: str | None = None
+    host: str | None = None  # the cluster node it is attached to (the Ray executor); None: this machine

@@ -131,12 +131,18 @@ def parse_content_rows(output: str) -> list[dict[str, str]]:
     return rows
 
 
+def content_query_command(uri: str, projection: list[str] | None, where: str | None) -> str:
+    """`content query` as a check runs it (projection joined with ':', as Android's tool expects)."""
+    command = f"content query --uri {shlex.quote(uri)}"
+    if projection:
+        command += f" --projection {shlex.quote(':'.join(projection))}"
+    if where:
+        command += f" --where {shlex.quote(where)}"
+    return command
+
+
 def _check_content(check: ContentQueryCheck, device: DeviceReader) -> CheckResult:
-    command = f"content query --uri {shlex.quote(check.uri)}"
-    if check.projection:
-        command += f" --projection {shlex.quote(':'.join(check.projection))}"
-    if check.where:
-        command += f" --where {shlex.quote(check.where)}"
+    command = content_query_command(check.uri, check.projection, check.where)
     output = device.shell(command)
     rows = parse_content_rows(output)
     reasons = []

@@ -27,6 +27,7 @@ STANDARD_DIRS = (
     "/sdcard/Movies",
     "/data/local/tmp",
     "/data/data",
+    "/data/user_de/0",
     "/data/system",
     "/system/bin",
     "/system/app",

@@ -107,6 +107,7 @@ class RunLayout:
     # Files inside an episode folder, as the log names them (relative to the folder): the recorder
     # (results/recorder.py) writes them, evaluators and the report read them.
     agent_folder = AGENT
+    episode_file = EPISODE_FILE
 
     @staticmethod
     def screenshot_file(name: str, suffix: str = ".png") -> str:

@@ -10,9 +10,11 @@ never points at a file that is not there yet. Modelled on inspect_ai's log recor
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
+from spa_bench.errors import ResultsError
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import EpisodeLog, ObservationRef
 
@@ -62,6 +64,20 @@ class EpisodeRecorder:
         """The log, rewritten atomically (after every step)."""
         self.layout.write_episode(log)
 
+    def adopt(self, log: EpisodeLog, files: Mapping[str, bytes] | Path) -> None:
+        """Record an episode that ran on another host (spa_bench.cluster): a fresh folder, its files
+        (relative path -> bytes, or a folder whose files are copied), then the log that names them."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+        if isinstance(files, Path):
+            for source in sorted(files.rglob("*")):
+                relative = source.relative_to(files)
+                if source.is_file() and relative.as_posix() != self.layout.episode_file:
+                    self._copy(source, relative.as_posix())
+        else:
+            for name, data in files.items():
+                self._write(name, data)
+        self.save(log)
+
     def observation(self, obs: RecordableObservation, name: str) -> ObservationRef:
         """Keep a screenshot and its UI tree under `name` ("003", "final"); the reference for the log."""
         shot, tree = self.layout.screenshot_file(name), self.layout.hierarchy_file(name)
@@ -84,7 +100,15 @@ class EpisodeRecorder:
         path.mkdir(parents=True, exist_ok=True)
         return path
 
-    def _write(self, relative: str, data: bytes) -> None:
-        path = self.folder / relative
+    def _target(self, relative: str) -> Path:
+        path = (self.folder / relative).resolve()
+        if not path.is_relative_to(self.folder.resolve()) or relative == self.layout.episode_file:
+            raise ResultsError(f"{self.episode_id}: file {relative!r} is outside the episode's folder")
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        return path
+
+    def _write(self, relative: str, data: bytes) -> None:
+        self._target(relative).write_bytes(data)
+
+    def _copy(self, source: Path, relative: str) -> None:
+        shutil.copyfile(source, self._target(relative))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -46,6 +46,14 @@ class RunConfig(BaseModel):
     phone_size: str = "1080x2400"
     phone_clock: str | None = Field(None, description="freeze the virtual phones' clocks at this ISO 8601 "
                                                       "time, so reruns see the same screens")
+    executor: Literal["local", "ray"] = Field("local", description="where episodes run: threads of this "
+                                              "process, or device actors of a Ray cluster")
+    ray_address: str | None = Field(None, description="the Ray cluster's head, HOST:PORT (executor ray)")
+    phones_per_node: int | None = Field(None, ge=1, description="executor ray: virtual phones to start on "
+                                        "each worker node (at most the phones its `spa-bench worker` offers)")
+    artifact_dir: Path | None = Field(None, description="executor ray: a folder every host sees (shared "
+                                      "file system) where device actors leave episode files for the driver "
+                                      "to copy, instead of sending them through Ray")
     out: Path = Path("results")
     run_id: str | None = None
     max_steps: int | None = Field(None, ge=1)
@@ -78,6 +86,14 @@ class RunConfig(BaseModel):
                 raise ValueError(f"phone_clock: {exc}") from None
         if self.model_cache_replay and self.model_cache is None:
             raise ValueError("model_cache_replay needs model_cache (--model-cache DIR)")
+        if self.executor == "ray":
+            if not self.ray_address:
+                raise ValueError("executor ray needs the cluster's address (--ray-address HOST:PORT)")
+            if self.devices:
+                raise ValueError("with the Ray executor, devices are listed on their hosts "
+                                 "(spa-bench worker --device SERIAL), not given to the driver")
+        elif self.ray_address or self.phones_per_node or self.artifact_dir:
+            raise ValueError("--ray-address, --phones-per-node and --artifact-dir need --executor ray")
         labels = [a.label for a in self.agents]
         dupes = sorted({x for x in labels if labels.count(x) > 1})
         if dupes:

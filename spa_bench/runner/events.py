@@ -33,6 +33,10 @@ class Events:
     def device_removed(self, device: Device, reason: str) -> None:
         return None
 
+    def device_added(self, device: Device) -> None:
+        """A device joined during the run (the Ray executor: a host joined the cluster)."""
+        return None
+
     def gave_up(self, attempt: Attempt, error: BaseException) -> None:
         return None
 
@@ -62,6 +66,10 @@ class Broadcast(Events):
     def device_removed(self, device: Device, reason: str) -> None:
         for listener in self.listeners:
             listener.device_removed(device, reason)
+
+    def device_added(self, device: Device) -> None:
+        for listener in self.listeners:
+            listener.device_added(device)
 
     def gave_up(self, attempt: Attempt, error: BaseException) -> None:
         for listener in self.listeners:

@@ -22,7 +22,6 @@ from typing import Any
 
 from spa_bench import __version__
 from spa_bench.agent import AGENTS, AgentFactory
-from spa_bench.device.device import Device
 from spa_bench.errors import ConfigError, RegistryError, ResultsError
 from spa_bench.evaluation.pipeline import RunEvaluators
 from spa_bench.models.cache import ModelCache, use_cache
@@ -35,11 +34,11 @@ from spa_bench.results.schema import (
     RunSummary,
 )
 from spa_bench.runner.config import RunConfig
-from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner
+from spa_bench.runner.episode import EpisodeJob, EpisodeLimits
 from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
 from spa_bench.runner.preflight import check_apps
-from spa_bench.runner.scheduler import Attempt, LocalThreadExecutor
+from spa_bench.runner.scheduler import Attempt, EpisodeWork, Executor, LocalThreadExecutor
 from spa_bench.secrets import (
     REDACTED,
     header_secrets,
@@ -134,11 +133,27 @@ def plan_jobs(config: RunConfig, repo: TaskRepository) -> tuple[list[EpisodeJob]
 
 
 def _open_pool(config: RunConfig) -> DevicePool:
+    if config.executor == "ray":  # the devices are on the cluster's hosts, each in its own actor
+        return DevicePool([])
     if config.devices:
         return connect_devices(config.devices, config.console_ports)
     if config.phones < 1:
         raise ConfigError("no devices: give --device SERIAL or --phones N (N >= 1)")
     return start_virtual_pool(config.phones, size=config.phone_size, clock=config.phone_clock)
+
+
+def _executor(config: RunConfig) -> Executor:
+    if config.executor == "ray":
+        from spa_bench.cluster.connect import check_reachable, import_ray
+        from spa_bench.cluster.executor import RayExecutor
+
+        assert config.ray_address is not None  # RunConfig checks it
+        import_ray()  # only here: a local run never imports Ray
+        check_reachable(config.ray_address)
+        return RayExecutor(config.ray_address, phones_per_node=config.phones_per_node,
+                           artifact_dir=config.artifact_dir, phone_size=config.phone_size,
+                           phone_clock=config.phone_clock)
+    return LocalThreadExecutor()
 
 
 def _is_final(layout: RunLayout, episode: str) -> bool:
@@ -157,6 +172,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     register_secrets(_run_secrets(config))  # scrubbed from every file and log from now on
     repo = TaskRepository(config.tasks_dir or default_tasks_root())
     jobs, file_hashes = plan_jobs(config, repo)
+    executor = _executor(config)  # Ray missing or its address unreachable: said before anything is written
     if resume_dir is not None:
         layout = RunLayout(resume_dir)
         manifest = layout.read_manifest()
@@ -197,13 +213,8 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
         limits = EpisodeLimits(max_steps=config.max_steps, step_timeout_s=config.step_timeout_s,
                                episode_timeout_s=config.episode_timeout_s, settle_s=config.settle_s)
 
-        def work(attempt: Attempt, device: Device) -> EpisodeLog:
-            runner = EpisodeRunner(attempt.job, device, layout, limits, stop, attempt.number,
-                                   attempt.errors, run_id)
-            log = runner.run()
-            if scorers.after_episode(log, layout.episode_dir(log.episode_id)):
-                runner.save()  # the verdicts (evaluation/pipeline.py)
-            return log
+        work = EpisodeWork(layout, limits, run_id, stop, scorers.after_episode, model_cache,
+                           frozenset(_run_secrets(config)))
 
         failed: dict[str, str] = {}
         done_before = {j.episode_id for j in jobs} - {j.episode_id for j in todo}
@@ -218,8 +229,8 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
 
         if todo:  # attempts left undone show up below as episodes without a final log
             with use_cache(model_cache):  # every model client of the run's agents and judge
-                LocalThreadExecutor().run([Attempt(j) for j in todo], pool, work,
-                                          Broadcast(Recording(), events), budget, config.max_retries)
+                executor.run([Attempt(j) for j in todo], pool, work, Broadcast(Recording(), events), budget,
+                             config.max_retries)
     finally:
         pool.close()
         scorers.close()
@@ -306,8 +317,10 @@ def _redacted_config(config: RunConfig) -> dict[str, Any]:
 
 def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Event | None = None,
                agent_args: dict[str, Any] | None = None, phones: int | None = None,
-               devices: list[str] | None = None, argv: list[str] | None = None) -> RunResult:
-    """Continue the run in `run_dir` with the configuration recorded in its manifest."""
+               devices: list[str] | None = None, argv: list[str] | None = None,
+               ray_address: str | None = None) -> RunResult:
+    """Continue the run in `run_dir` with the configuration recorded in its manifest (a Ray run may
+    continue on a cluster at another `ray_address`)."""
     layout = RunLayout(run_dir)
     manifest = layout.read_manifest()
     stored = manifest.settings.get("config")
@@ -321,4 +334,6 @@ def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Even
         config.phones = phones
     if devices:
         config.devices = devices
+    if ray_address is not None:
+        config.ray_address = ray_address
     return run_benchmark(config, events, stop, argv, resume_dir=run_dir)

@@ -1,8 +1,9 @@
 """Scheduling episodes on devices: a queue of jobs, one worker per device, retries after device failures.
 
 The `Executor` seam is how jobs meet devices. `LocalThreadExecutor` runs one thread per device in this
-process; an executor over a distributed engine (e.g. Ray actors, one per device host) can implement the
-same `run` without touching the episode code.
+process; `spa_bench.cluster.executor.RayExecutor` runs them on device actors of a Ray cluster, from the
+same `EpisodeWork`: it ships the job and limits to the device's host and hands what comes back to
+`EpisodeWork.adopt`, so this process stays the only writer of the run folder.
 
 Retry policy: an episode whose exception `spa_bench.errors.classify` calls an infrastructure failure
 (a device that went offline or timed out) is put back in the queue with attempt + 1 (at most
@@ -14,14 +15,18 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from spa_bench.device.device import Device
 from spa_bench.errors import DeviceError, classify
+from spa_bench.models.cache import ModelCache
+from spa_bench.results.layout import RunLayout
+from spa_bench.results.recorder import EpisodeRecorder
 from spa_bench.results.schema import EpisodeLog, ErrorInfo
-from spa_bench.runner.episode import EpisodeJob, error_info
+from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner, error_info
 from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool
 
@@ -35,8 +40,37 @@ class Attempt:
     errors: list[ErrorInfo] = field(default_factory=list)
 
 
-# (attempt, device) -> the finished log; raises DeviceError for infrastructure failures
-EpisodeWork = Callable[[Attempt, Device], EpisodeLog]
+@dataclass
+class EpisodeWork:
+    """How the run's episodes are run and recorded. Called with (attempt, device) it runs the episode on a
+    device of this process and returns the finished log (raising DeviceError for infrastructure
+    failures); an executor whose devices live elsewhere sends `limits`, `run_id`, `model_cache` and
+    `secrets` with the job and gives what came back to `adopt`."""
+
+    layout: RunLayout
+    limits: EpisodeLimits
+    run_id: str
+    stop: threading.Event  # the user's stop: running episodes end as interrupted
+    after_episode: Callable[[EpisodeLog, Path], bool]  # the run's evaluators; True when they added verdicts
+    model_cache: ModelCache | None = None
+    secrets: frozenset[str] = frozenset()
+
+    def __call__(self, attempt: Attempt, device: Device) -> EpisodeLog:
+        runner = EpisodeRunner(attempt.job, device, self.layout, self.limits, self.stop, attempt.number,
+                               attempt.errors, self.run_id)
+        log = runner.run()
+        if self.after_episode(log, self.layout.episode_dir(log.episode_id)):
+            runner.save()  # the verdicts (evaluation/pipeline.py)
+        return log
+
+    def adopt(self, log: EpisodeLog, files: Mapping[str, bytes] | Path, final: bool = True) -> EpisodeLog:
+        """Record an episode run elsewhere: its files (relative path -> bytes, or a folder to copy) and
+        its log, through the episode recorder; `final` logs are scored like local ones."""
+        recorder = EpisodeRecorder(self.layout, log.episode_id)
+        recorder.adopt(log, files)
+        if final and self.after_episode(log, recorder.folder):
+            recorder.save(log)
+        return log
 
 
 class Executor(Protocol):

@@ -45,6 +45,8 @@ COMMON_APPS: dict[str, tuple[str, ...]] = {
     "相册": ("com.android.gallery3d", "com.google.android.apps.photos"),
     "phone": ("com.android.dialer", "com.google.android.dialer"),
     "电话": ("com.android.dialer", "com.google.android.dialer"),
+    "music": ("com.android.music",),
+    "音乐": ("com.android.music",),
 }
 
 

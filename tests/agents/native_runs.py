@@ -56,16 +56,16 @@ def _run(agent: str, results_dir: Path, ids: list[str], args: dict[str, Any] | N
          script: list[ScriptItem], phone_size: str = "1080x2400", max_steps: int | None = None,
          wrap: Wrap | None = None, extra: Extra | None = None,
          ) -> tuple[dict[str, EpisodeLog], NativeScriptedModel]:
-    tasks = TaskRepository(default_tasks_root()).load()
+    seed = 0  # the run's seed: the scripted model plays the instances the run draws (repeat 0)
+    tasks = [t.instantiate(seed, 0)[0] for t in TaskRepository(default_tasks_root()).load() if t.id in ids]
     made = prototype(agent, args)
-    model = NativeScriptedModel(made.codec, made.frame_spec, [t for t in tasks if t.id in ids], results_dir,
-                                launch_from_home=HOME_LAUNCH)
+    model = NativeScriptedModel(made.codec, made.frame_spec, tasks, results_dir, launch_from_home=HOME_LAUNCH)
     with ExitStack() as stack:
         server = stack.enter_context(ScriptedOpenAIServer(script, when_empty=wrap(model) if wrap else model))
         endpoints = {name: stack.enter_context(ScriptedOpenAIServer(when_empty=responder)).base_url
                      for name, responder in (extra(model) if extra else {}).items()}
         config = RunConfig(
-            filter=TaskFilter(ids=ids), phones=1, out=results_dir, phone_size=phone_size,
+            filter=TaskFilter(ids=ids), phones=1, out=results_dir, phone_size=phone_size, seed=seed,
             max_steps=max_steps,
             agents=[AgentConfig(agent=agent, args={"base_url": server.base_url, "api_key_env": "none",
                                                    "model": "scripted-native-model", **(args or {}),

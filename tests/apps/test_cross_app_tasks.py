@@ -1,24 +1,19 @@
 """The cross-app suite's first files (Shop, Chat, Calculator, Files with Keep Notes and Contacts:
-tasks/cross_app/en.yaml and zh.yaml) through the real pipeline: the oracle passes every task, noop none.
-The cross-app tasks of newer apps live in their own files there and are run by those apps' test modules."""
+tasks/cross_app/en.yaml and zh.yaml) through the real pipeline: the oracle passes every task - three
+instances of each parameterised one - and noop none. The cross-app tasks of newer apps live in their own
+files there and are run by those apps' test modules."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from pim_runs import failures, run_suite
-
-from spa_bench.tasks.repository import read_task_file
+from pim_runs import assert_oracle_and_noop_instances, task_ids
 
 pytestmark = pytest.mark.usefixtures("adb_env")
-CROSS_APP = Path(__file__).resolve().parents[2] / "tasks" / "cross_app"
 
 
 def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
-    ids = [raw["id"] for name in ("en.yaml", "zh.yaml") for raw in read_task_file(CROSS_APP / name)]
+    ids = task_ids("cross_app/en.yaml", "cross_app/zh.yaml")
     assert len(ids) == 24
-    logs = run_suite([], tmp_path / "results", ["oracle", "noop"], ids=ids)
-    assert len(logs) == 48
-    assert failures(logs, "oracle", True) == []
-    assert failures(logs, "noop", False) == []
+    assert_oracle_and_noop_instances(ids, tmp_path / "results")

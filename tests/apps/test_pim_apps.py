@@ -1,6 +1,6 @@
-"""Clock, Contacts, Messages, Calendar and Notes: every task of each app's suite through the real pipeline
+"""Clock, Contacts, Messages and Calendar: every task of each app's suite through the real pipeline
 (oracle succeeds, noop fails), near misses that the state checks catch, and each app's main screen read
-back by OCR in English and Chinese. One table drives all five apps."""
+back by OCR in English and Chinese. One table drives the four apps (Notes has test_notes_tasks.py)."""
 
 from __future__ import annotations
 
@@ -41,9 +41,6 @@ APPS = {
     "calendar": AppCase("calendar_", "com.android.calendar", 14, {
         "en": ["Team standup", "Lunch with Alice", "Room 301", "9:00 AM"],
         "zh": ["项目评审会", "3号会议室", "星期", "09:00"]}),
-    "notes": AppCase("notes_", "com.google.android.keep", 16, {
-        "en": ["Search your notes", "Pinned", "Wi-Fi password", "Others", "Shopping list"],
-        "zh": ["搜索您的记事", "已固定", "旅行清单", "其他", "会议纪要"]}),
 }
 
 

@@ -1,6 +1,7 @@
-"""The tasks that need the system UI through the real pipeline: the quick-settings tasks (tasks/systemui)
-and the long-press menu tasks of Keep. The oracle passes, noop fails, and a near miss of each (a golden
-script with one target changed) runs to its end and is rejected by the state check."""
+"""The tasks that need the system UI through the real pipeline: the quick-settings tasks (tasks/systemui;
+Keep's long-press menu tasks are tested with the notes, their near misses in the task files). The oracle
+passes, noop fails, and a near miss of each (a golden script with one target changed) runs to its end
+and is rejected by the state check."""
 
 from __future__ import annotations
 
@@ -18,10 +19,6 @@ TASKS = {  # task id -> (its file, what the near miss does wrong, the changed go
                            (1, {"content_desc": "Flashlight"})),
     "systemui_auto_rotate_zh": ("systemui/zh.yaml", "taps 飞行模式 instead of 自动旋转",
                                 (2, {"content_desc": "飞行模式"})),
-    "notes_copy_longpress_en": ("notes/en.yaml", "copies Gift ideas instead",
-                                (0, {"text": "Gift ideas"})),
-    "notes_pin_longpress_zh": ("notes/zh.yaml", "pins Shopping list instead of 会议纪要",
-                               (0, {"text": "Shopping list"})),
 }
 
 

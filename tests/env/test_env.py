@@ -61,7 +61,9 @@ def test_check_env_passes(env: SpaBenchEnv) -> None:
     obs, info = env.reset(seed=1, options={"task": "calculator_multiply_zh"})
     assert obs["screenshot"].shape == (1200, 540, 3) and obs["screenshot"].dtype == np.uint8
     assert obs["package"] == "com.android.calculator2"
-    assert "256 乘以 38" in obs["instruction"] and info["language"] == "zh"
+    drawn = env.instance.parameters["e"] if env.instance else {}  # the task draws its two numbers
+    assert isinstance(drawn, dict) and f"{drawn['a']} 乘以 {drawn['b']}" in obs["instruction"]
+    assert info["language"] == "zh"
     elements = json.loads(obs["elements"])
     assert any(e["resource_id"].endswith("digit_1") for e in elements)
 

@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
+from spa_bench.errors import ResultsError
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.recorder import EpisodeRecorder
 from spa_bench.results.schema import AgentSpec, DeviceInfo, EpisodeLog, InstanceInfo
@@ -66,3 +68,34 @@ def test_recorder_writes_what_the_log_names(tmp_path: Path) -> None:
     assert imported.screenshot == "screenshots/003.png"
     assert (recorder.folder / "screenshots/003.png").is_file()
     assert recorder.agent_dir() == recorder.folder / "agent" and recorder.agent_dir().is_dir()
+
+
+def test_adopt_records_an_episode_run_elsewhere(tmp_path: Path) -> None:
+    """The Ray executor's path: files from another host (bytes, or a shared folder), then the log; a
+    file name that would leave the episode folder is refused."""
+    layout = RunLayout(tmp_path / "run")
+    log = EpisodeLog(episode_id="a__t1__r0", run_id="run", task=TASK, instance=InstanceInfo(seed=0),
+                     agent=AgentSpec(name="a", reference="noop"),
+                     device=DeviceInfo(serial="x", host="10.0.0.7"), started_at=datetime.now(UTC),
+                     status="finished", termination="done")
+    recorder = EpisodeRecorder(layout, log.episode_id)
+    stale = recorder.folder / "screenshots" / "009.png"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"from an earlier attempt")
+    recorder.adopt(log, {"screenshots/000.png": png(), "hierarchy/000.xml": b"<hierarchy />"})
+    assert not stale.exists()
+    assert (recorder.folder / "screenshots" / "000.png").read_bytes() == png()
+    assert layout.read_episode(log.episode_id).device.host == "10.0.0.7"
+
+    shared = tmp_path / "shared" / "episodes" / log.episode_id
+    (shared / "screenshots").mkdir(parents=True)
+    (shared / "screenshots" / "final.png").write_bytes(png())
+    (shared / "episode.json").write_text("the remote copy of the log: the driver's own is written instead")
+    recorder.adopt(log, shared)
+    assert sorted(p.relative_to(recorder.folder).as_posix() for p in recorder.folder.rglob("*.*")) == [
+        "episode.json", "screenshots/final.png"]
+    assert layout.read_episode(log.episode_id).termination == "done"
+
+    for bad in ("../other/episode.json", "/etc/passwd", "episode.json"):
+        with pytest.raises(ResultsError, match="outside the episode's folder"):
+            recorder.adopt(log, {bad: b"x"})

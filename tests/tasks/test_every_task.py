@@ -45,11 +45,17 @@ def test_oracle_succeeds_and_noop_fails(suite: str, tmp_path: Path) -> None:
     assert len(logs) == 2 * (len(fixed) + INSTANCES * len(drawn))
     bad = failures(logs, "oracle", True) + failures(logs, "noop", False)
     assert not bad, "\n".join(bad)
+    for log in logs.values():  # the oracle got there by its script: every golden step found its target
+        assert log.status == "finished" and not log.errors, (log.episode_id, log.errors)
+        if log.agent.name == "oracle":
+            assert log.termination in ("done", "infeasible"), (log.episode_id, log.termination)
+            assert all(step.valid for step in log.steps), \
+                (log.episode_id, [s.invalid_reason for s in log.steps if not s.valid])
     for task_id in drawn:  # the three instances really differ
         values = [log.instance.parameters for log in logs.values()
                   if log.agent.name == "oracle" and log.task.id == task_id]
         assert len(values) == INSTANCES
-        assert len({repr(v) for v in values}) > 1, f"{task_id}: every instance drew {values[0]}"
+        assert len({repr(v) for v in values}) == INSTANCES, f"{task_id}: instances repeat: {values}"
 
 
 def test_random_agent_rarely_succeeds(tmp_path: Path) -> None:

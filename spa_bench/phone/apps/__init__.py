@@ -29,6 +29,8 @@ APPS.add_lazy("com.android.camera2", "spa_bench.phone.apps.camera:CameraApp")
 APPS.add_lazy("com.android.browser", "spa_bench.phone.apps.browser:BrowserApp")
 APPS.add_lazy("com.spa.maps", "spa_bench.phone.apps.maps:MapsApp")
 APPS.add_lazy("com.spa.social", "spa_bench.phone.apps.social:SocialApp")
+APPS.add_lazy("com.android.music", "spa_bench.phone.apps.music:MusicApp")
+APPS.add_lazy("com.spa.video", "spa_bench.phone.apps.video:VideoApp")
 
 A = TypeVar("A", bound=type[App])
 

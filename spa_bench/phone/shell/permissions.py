@@ -1,6 +1,7 @@
 """What the shell user (uid 2000) may touch before `adb root`, as on an emulator image.
 
-Other apps' private data is closed: everything under `/data/data/PKG/` (and `/data/user/0/PKG/`) and
+Other apps' private data is closed: everything under `/data/data/PKG/` (and `/data/user/0/PKG/`,
+`/data/user_de/0/PKG/`) and
 `/data/system` answers `Permission denied`; `/data`, `/data/data` and `/data/local` can be passed through
 but not listed (mode rwxrwx--x); `/data/local/tmp`, `/sdcard` and `/system` stay open. After `adb root`
 the shell is uid 0 and sees everything. The same rules apply to `adb pull`/`push` through the sync
@@ -15,8 +16,9 @@ from pathlib import Path
 from spa_bench.phone.vfs import VfsError, VirtualFS
 
 _UNLISTABLE = frozenset({"/data", "/data/data", "/data/local", "/data/user", "/data/user/0",
-                         "/data/system"})
-_PRIVATE_ROOTS = ("/data/data/", "/data/user/0/")
+                         "/data/user_de", "/data/user_de/0", "/data/system"})
+# credential-protected (/data/data = /data/user/0) and device-protected (/data/user_de/0) app storage
+_PRIVATE_ROOTS = ("/data/data/", "/data/user/0/", "/data/user_de/0/")
 
 
 def no_entry(virtual: str) -> bool:

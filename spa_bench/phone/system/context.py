@@ -60,6 +60,13 @@ class OsAppContext:
         path.mkdir(parents=True, exist_ok=True)
         return path
 
+    def device_protected_dir(self) -> Path:
+        """Host path of /data/user_de/0/<package>, created on demand: device-protected storage, where
+        direct-boot-aware apps keep their data (AOSP DeskClock's alarms.db lives there since Android N)."""
+        path = self._os.fs.host_path(f"/data/user_de/0/{self.package}")
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
     def packages(self) -> list[PackageInfo]:
         return self._os.packages()
 

@@ -75,7 +75,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
             self.apps[app_cls.package] = app_cls(OsAppContext(self, app_cls.package))
         self.telephony = Telephony(self.clock, CallLog(lambda: fs.host_path(CALL_LOG_DB)))
         self.location = LocationService(self.clock)
-        self.providers = ProviderRegistry()
+        self.providers = ProviderRegistry(clock=self.clock.now)
         self._register_providers()
 
     def _boot_overrides(self) -> dict[str, dict[str, str]]:
@@ -205,8 +205,10 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
             if package not in {p.name for p in self.packages()}:
                 raise KeyError(package)
             self.force_stop(package)
-            data = self.fs.host_path(f"/data/data/{package}")
-            if data.is_dir():
+            for storage in (f"/data/data/{package}", f"/data/user_de/0/{package}"):
+                data = self.fs.host_path(storage)
+                if not data.is_dir():
+                    continue
                 for child in data.iterdir():
                     if child.is_dir() and not child.is_symlink():
                         shutil.rmtree(child)

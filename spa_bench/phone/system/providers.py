@@ -2,17 +2,20 @@
 
 `SqliteTableProvider` serves the tables of an app's SQLite file directly (`content://auth/table[/id]`),
 which is all most apps need; the settings provider is one of them with an extra `/name` form.
-`where` is an SQL expression, as with Android's `content --where`.
+`where` is an SQL expression, as with Android's `content --where`; its date('now', ...) reads the phone's
+clock (the registry hands its clock to the SQLite providers registered with it).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
 from spa_bench.phone.api import ProviderError, ProviderRow
+from spa_bench.phone.system.sqlite_clock import use_clock
 
 Value = str | int | float | None
 
@@ -38,10 +41,13 @@ def parse_uri(uri: str) -> tuple[str, list[str]]:
 
 
 class ProviderRegistry:
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], datetime] | None = None) -> None:
         self._providers: dict[str, ContentProvider] = {}
+        self._clock = clock
 
     def register(self, authority: str, provider: ContentProvider) -> None:
+        if isinstance(provider, SqliteTableProvider) and self._clock is not None:
+            provider.clock = self._clock
         self._providers[authority] = provider
 
     def unregister_all(self) -> None:
@@ -84,6 +90,7 @@ class SqliteTableProvider:
         self.db = db
         self.tables = tuple(tables)
         self.on_change = on_change
+        self.clock: Callable[[], datetime] | None = None  # the phone's, set by ProviderRegistry.register
 
     def _target(self, path: list[str]) -> tuple[str, str | None]:
         if not path or path[0] not in self.tables:
@@ -101,7 +108,10 @@ class SqliteTableProvider:
     def _connect(self) -> sqlite3.Connection:
         path = self.db()
         path.parent.mkdir(parents=True, exist_ok=True)
-        return sqlite3.connect(path, timeout=5.0, isolation_level=None)
+        conn = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+        if self.clock is not None:
+            use_clock(conn, self.clock())
+        return conn
 
     def query(
         self, path: list[str], projection: list[str] | None, where: str | None, sort: str | None

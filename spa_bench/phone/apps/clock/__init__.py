@@ -1,6 +1,7 @@
 """The Clock app (com.android.deskclock): alarms in AOSP DeskClock's `alarms.db` layout, timers,
 stopwatch and world clock. Checks read it with
-`sqlite3 /data/data/com.android.deskclock/databases/alarms.db`."""
+`sqlite3 /data/user_de/0/com.android.deskclock/databases/alarms.db` (device-protected storage, as
+AOSP DeskClock)."""
 
 from __future__ import annotations
 

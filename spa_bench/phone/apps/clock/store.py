@@ -1,4 +1,7 @@
-"""The clock database: `/data/data/com.android.deskclock/databases/alarms.db`.
+"""The clock database: `/data/user_de/0/com.android.deskclock/databases/alarms.db`.
+
+Where AOSP DeskClock keeps it: `ClockProvider.onCreate` opens `ClockDatabaseHelper` (DATABASE_NAME
+"alarms.db") in `createDeviceProtectedStorageContext()`, i.e. /data/user_de/0/PKG, on Android N and later.
 
 `alarm_templates` is AOSP DeskClock's table (_id, hour, minutes, enabled, daysofweek with Mon=1 ...
 Sun=64, vibrate, label, ringtone, delete_after_use). DeskClock keeps timers, the stopwatch and the
@@ -135,7 +138,7 @@ class Timer:
 
 class ClockStore:
     def __init__(self, ctx: AppContext) -> None:
-        self.db = Db(lambda: ctx.data_dir() / "databases" / DB_NAME, SCHEMA, seed)
+        self.db = Db(lambda: ctx.device_protected_dir() / "databases" / DB_NAME, SCHEMA, seed)
 
     def alarms(self) -> list[Alarm]:
         rows = self.db.rows(

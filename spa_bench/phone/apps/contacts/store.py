@@ -4,7 +4,11 @@ A simplified but faithful layout of Android's ContactsProvider2: `raw_contacts` 
 `starred`), `data` rows typed by `mimetype` (StructuredName: data1 display name, data2 given name,
 data3 family name; Phone: data1 number, data2 type; Email: data1 address, data2 type), and views that
 the provider serves as `content://com.android.contacts/contacts`, `.../data`, `.../data/phones` and
-`.../data/emails` with Android's column names (display_name, number, address, starred, contact_id).
+`.../data/emails` with Android's column names (display_name, starred, contact_id, mimetype, data1...;
+the number of a phone row and the address of an e-mail row are `data1`, as ContactsContract's
+Phone.NUMBER and Email.ADDRESS are). The views also carry `number` and `address` copies of data1, which
+a stock ContactsProvider does not have: older checks read them, and spa_bench.tasks.portable refuses
+them in portable tasks.
 """
 
 from __future__ import annotations
@@ -50,10 +54,12 @@ CREATE VIEW view_data AS
            r.display_name AS display_name, r.starred AS starred
     FROM data d JOIN raw_contacts r ON r._id = d.raw_contact_id WHERE r.deleted = 0;
 CREATE VIEW view_phones AS
-    SELECT _id, raw_contact_id, contact_id, display_name, starred, data1 AS number, data2 AS type
+    SELECT _id, raw_contact_id, contact_id, display_name, starred, mimetype, data1, data2, data3,
+           data1 AS number, data2 AS type
     FROM view_data WHERE mimetype = '{PHONE}';
 CREATE VIEW view_emails AS
-    SELECT _id, raw_contact_id, contact_id, display_name, starred, data1 AS address, data2 AS type
+    SELECT _id, raw_contact_id, contact_id, display_name, starred, mimetype, data1, data2, data3,
+           data1 AS address, data2 AS type
     FROM view_data WHERE mimetype = '{EMAIL}';
 """
 
@@ -244,7 +250,7 @@ class ContactsStore:
         want = _digits(number)
         if not want:
             return None
-        for name, value in self.db.rows("SELECT display_name, number FROM view_phones"):
+        for name, value in self.db.rows("SELECT display_name, data1 FROM view_phones"):
             if _digits(value) == want or (len(want) >= 7 and _digits(value).endswith(want)):
                 return str(name)
         return None

@@ -22,8 +22,8 @@ TABLE = CommandTable()
 command = TABLE.command
 
 PROTECTED = frozenset({"/", "/data", "/data/data", "/data/local", "/data/local/tmp", "/data/system",
-                       "/system", "/system/bin", "/system/app", "/system/priv-app", "/sdcard",
-                       "/storage", "/dev", "/proc"})
+                       "/data/user_de", "/data/user_de/0", "/system", "/system/bin", "/system/app",
+                       "/system/priv-app", "/sdcard", "/storage", "/dev", "/proc"})
 
 
 def is_protected(path: str) -> bool:

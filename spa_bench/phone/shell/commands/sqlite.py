@@ -9,14 +9,14 @@ VACUUM INTO, the two ways SQL could open or write a file outside the phone's dat
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 import json
 import sqlite3
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from spa_bench.phone.shell.commands.misc import now
 from spa_bench.phone.shell.context import CommandContext, CommandTable
+from spa_bench.phone.system.sqlite_clock import use_clock
 from spa_bench.phone.vfs import VfsError
 
 TABLE = CommandTable()
@@ -38,35 +38,6 @@ class _Mode:
 def _deny_attach(action: int, arg1: str | None, arg2: str | None, db: str | None,
                  trigger: str | None) -> int:
     return sqlite3.SQLITE_DENY if action == sqlite3.SQLITE_ATTACH else sqlite3.SQLITE_OK
-
-
-# SQLite's date and time functions, whose 'now' must be the phone's clock (frozen with --phone-clock, or
-# moved by a task), not the host's: apps write dates from the phone's clock, and checks compare with
-# date('now').
-_TIME_FUNCTIONS = ("date", "time", "datetime", "julianday", "strftime", "unixepoch")
-
-
-def _use_phone_clock(conn: sqlite3.Connection, ctx: CommandContext) -> None:
-    """Override the date and time functions so that 'now' reads the phone's clock; every other argument
-    goes to SQLite's own function (through a private in-memory connection), so modifiers and formats
-    behave exactly as SQLite's."""
-    from spa_bench.phone.shell.commands.misc import now
-
-    moment = now(ctx).astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
-    builtin = sqlite3.connect(":memory:", check_same_thread=False)
-
-    def phone_time(name: str) -> Callable[..., str | int | float | None]:
-        def call(*args: object) -> str | int | float | None:
-            args = tuple(moment if isinstance(a, str) and a.lower() == "now" else a for a in args)
-            if name != "strftime" and not args:
-                args = (moment,)  # date() with no argument means date('now')
-            row = builtin.execute(f"SELECT {name}({', '.join('?' * len(args))})", args).fetchone()
-            value: str | int | float | None = row[0]
-            return value
-        return call
-
-    for name in _TIME_FUNCTIONS:
-        conn.create_function(name, -1, phone_time(name))
 
 
 def format_real(value: float) -> str:
@@ -266,7 +237,7 @@ def sqlite3_(args: list[str], ctx: CommandContext) -> int:
         return 1
     try:
         conn.set_authorizer(_deny_attach)
-        _use_phone_clock(conn, ctx)
+        use_clock(conn, now(ctx))  # date('now') is the phone's clock
         code = 0
         for sql in [*pre, *positional[1:]] or [ctx.stdin.decode("utf-8", errors="replace")]:
             code = _run(conn, sql, mode, ctx)

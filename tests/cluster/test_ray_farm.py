@@ -1,0 +1,285 @@
+"""`spa-bench run --executor ray` on a real Ray cluster on loopback: a head and worker hosts joined with
+`spa-bench worker --phones 2`, each a process group of its own (spa_bench.testing.ray_cluster).
+
+Worker hosts are killed with SIGKILL on their whole process group mid-run (a host losing power), and the
+driver is killed the same way; every planned episode must still be recorded exactly once, with the
+oracle at 100%, and a host that joins again must get work. One cluster serves the module (a head starts
+in a few seconds); the tests run in order on it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from spa_bench.errors import ResultsError
+from spa_bench.evaluation.policy import decide_success
+from spa_bench.results.layout import RunLayout
+from spa_bench.results.schema import EpisodeLog
+from spa_bench.tasks.repository import TaskFilter, TaskRepository, default_tasks_root
+from spa_bench.testing.ray_cluster import LoopbackCluster
+
+pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.xdist_group("ray-cluster"),
+              pytest.mark.timeout(600)]
+SUITE = "starter"  # 22 tasks in both languages, one per app, and two cross-app tasks
+HANG_GUARD_S = 300.0  # not a speed limit: only how long a broken run may hang before the test says so
+
+
+@pytest.fixture(scope="module")
+def cluster(adb_env: dict[str, str]) -> Iterator[LoopbackCluster]:
+    pytest.importorskip("ray", reason="the [ray] extra is not installed")
+    farm = LoopbackCluster.start(env=adb_env)
+    try:
+        farm.add_worker("a", "127.0.0.3", phones=2)
+        farm.add_worker("b", "127.0.0.4", phones=2)
+        yield farm
+    finally:
+        farm.close()
+
+
+def planned_ids() -> set[str]:
+    records = TaskRepository(default_tasks_root()).select(TaskFilter(suites=[SUITE]))
+    return {f"oracle__{r.id}__r0" for r in records}
+
+
+def driver(cluster: LoopbackCluster, out: Path, *args: str) -> subprocess.Popen[str]:
+    """`spa-bench run` as a process group of its own, so that it can be killed like a crashed host."""
+    command = [sys.executable, "-m", "spa_bench", "run", *args, "--out", str(out)]
+    log_path = out.parent / f"driver-{len(list(out.parent.glob('driver-*')))}.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, text=True, env=cluster.env,
+                                   start_new_session=True)
+    process.log_path = log_path  # type: ignore[attr-defined]
+    return process
+
+
+def recorded(run_dir: Path) -> list[EpisodeLog]:
+    layout = RunLayout(run_dir)
+    logs = []
+    for episode in layout.episode_ids():
+        try:
+            logs.append(layout.read_episode(episode))
+        except ResultsError:  # not there yet (logs are renamed into place whole)
+            continue
+    return logs
+
+
+def wait_until(what: str, condition: object, process: subprocess.Popen[str] | None = None) -> None:
+    deadline = time.monotonic() + HANG_GUARD_S
+    while not condition():  # type: ignore[operator]
+        if process is not None and process.poll() is not None:
+            output = process.log_path.read_text(errors="replace")[-3000:]  # type: ignore[attr-defined]
+            raise AssertionError(f"the driver ended (exit {process.returncode}) before {what}: {output}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not after {HANG_GUARD_S:.0f} s")
+        time.sleep(0.2)
+
+
+def finished_ids(out: Path) -> set[str]:
+    """Episodes recorded so far in the one run folder under `out`."""
+    runs = [p for p in out.glob("*") if (p / "manifest.json").is_file()] if out.is_dir() else []
+    assert len(runs) <= 1
+    return {log.episode_id for log in recorded(runs[0]) if log.status == "finished"} if runs else set()
+
+
+def run_folder(out: Path) -> Path:
+    (run_dir,) = [p for p in out.glob("*") if (p / "manifest.json").is_file()]
+    return run_dir
+
+
+def assert_recorded_exactly_once_and_oracle_100(run_dir: Path) -> list[EpisodeLog]:
+    planned = planned_ids()
+    logs = recorded(run_dir)
+    folders = sorted(p.name for p in (run_dir / "episodes").iterdir())
+    assert folders == sorted(planned)  # one folder per planned episode, none twice, nothing else
+    assert sorted(log.episode_id for log in logs) == sorted(planned)
+    assert all(log.status == "finished" and log.termination == "done" for log in logs), \
+        [(log.episode_id, log.termination, log.errors[-1:]) for log in logs if log.termination != "done"]
+    assert [log.episode_id for log in logs if decide_success(log).success is not True] == []
+    summary = RunLayout(run_dir).read_summary()
+    assert (summary.planned, summary.finished, summary.undone, summary.failed) == (len(planned),
+                                                                                   len(planned), [], {})
+    for log in logs:  # every screenshot the log names was shipped back and written by the driver
+        folder = run_dir / "episodes" / log.episode_id
+        assert log.final_observation is not None and log.final_observation.screenshot is not None
+        names = [s.observation.screenshot for s in log.steps] + [log.final_observation.screenshot]
+        assert all(name is not None and (folder / name).stat().st_size > 0 for name in names)
+    return logs
+
+
+def test_a_host_killed_mid_run_loses_nothing_and_a_host_that_joins_gets_work(
+        cluster: LoopbackCluster, tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE,
+                     "--agent", "oracle", "--max-retries", "3")
+    try:
+        wait_until("3 episodes recorded", lambda: len(finished_ids(out)) >= 3, process)
+        cluster.kill("a")  # mid-run: its two phones are busy with episodes
+        killed_a = len(finished_ids(out))
+        wait_until("3 more episodes recorded on the other host",
+                   lambda: len(finished_ids(out)) >= killed_a + 3, process)
+        cluster.kill("b")  # no device left: the rest must wait for, and run on, the host that rejoins
+        left = planned_ids() - finished_ids(out)
+        assert left, "the run ended before the second host was killed; nothing left for the rejoin"
+        rejoined_at = datetime.now().astimezone()
+        cluster.add_worker("a", "127.0.0.3", phones=2)  # host a comes back (a new Ray node)
+        cluster.add_worker("b", "127.0.0.4", phones=2)  # for the next test
+        assert process.wait(timeout=HANG_GUARD_S) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    run_dir = run_folder(out)
+    logs = assert_recorded_exactly_once_and_oracle_100(run_dir)
+    retried = [log for log in logs if log.attempt > 1]
+    assert retried, "no episode was re-queued, though hosts died under running episodes"
+    assert all(any(e.kind == "device" for e in log.errors) for log in retried)
+    assert {log.device.host for log in logs} >= {"127.0.0.3", "127.0.0.4"}
+    assert [log for log in logs if log.started_at > rejoined_at], "the rejoined hosts got no work"
+    summary = RunLayout(run_dir).read_summary()
+    removed = set(summary.removed_devices)
+    assert {"127.0.0.3/phone-0", "127.0.0.3/phone-1", "127.0.0.4/phone-0", "127.0.0.4/phone-1"} & removed
+    driver_log = next(iter(sorted(out.parent.glob("driver-*.log")))).read_text()
+    assert "joined" in driver_log and "taken out" in driver_log
+
+
+def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: LoopbackCluster,
+                                                                     tmp_path: Path) -> None:
+    out, shared = tmp_path / "results", tmp_path / "shared"  # shared: as a file system all hosts mount
+    args = ["--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE, "--agent", "oracle",
+            "--artifact-dir", str(shared), "--phones-per-node", "1"]
+    process = driver(cluster, out, *args)
+    try:
+        wait_until("4 episodes recorded", lambda: len(finished_ids(out)) >= 4, process)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    run_dir = run_folder(out)
+    before = {log.episode_id: log for log in recorded(run_dir)}
+    # the driver records an episode only when it has come back whole: nothing half-written is left
+    assert all(log.status == "finished" for log in before.values())
+    assert len(before) < len(planned_ids())
+    resumed = driver(cluster, out, "--resume", str(run_dir))
+    assert resumed.wait(timeout=HANG_GUARD_S) == 0
+    logs = assert_recorded_exactly_once_and_oracle_100(run_dir)
+    # --phones-per-node 1, kept by the resumed run (from the manifest): one phone of the two each host offers
+    resumed_output = resumed.log_path.read_text()  # type: ignore[attr-defined]
+    assert "127.0.0.3/phone-0 joined" in resumed_output and "127.0.0.4/phone-0 joined" in resumed_output
+    assert "phone-1" not in resumed_output
+    again = [log for log in logs if log.episode_id not in before]
+    assert len({(log.device.host, log.device.serial) for log in again}) == 2
+    # the actors left each episode's files in the shared folder; the driver copied them in and removed them
+    assert [p.name for p in (shared / run_dir.name).iterdir()] == []
+    for log in logs:  # what the killed driver recorded is kept as it was
+        if log.episode_id in before:
+            assert log.started_at == before[log.episode_id].started_at
+            assert log.finished_at == before[log.episode_id].finished_at
+
+
+THINKER = """
+import time
+from spa_bench.agent import AgentStep, BaseAgent
+
+class Thinker(BaseAgent):
+    def step(self, observation):
+        time.sleep(1.0)
+        return AgentStep({"type": "scroll", "direction": "down"}, output="thought for 1 s")
+"""
+
+
+def _parent(pid: int) -> int:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    return int(stat.rpartition(")")[2].split()[1])  # the field after the state
+
+
+def phones_of(node_pid: int) -> list[int]:
+    """The virtual phones the device actors of one worker host started: processes `spa_bench phone
+    start` that descend from that host's `spa-bench worker` process. Never anyone else's."""
+    out = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True, check=True)
+    phones = []
+    for line in out.stdout.splitlines():
+        pid_text, _, args = line.strip().partition(" ")
+        if "spa_bench phone start" not in args:
+            continue
+        ancestor = int(pid_text)
+        while ancestor > 1 and ancestor != node_pid:
+            ancestor = _parent(ancestor)
+        if ancestor == node_pid:
+            phones.append(int(pid_text))
+    return phones
+
+
+def test_a_phone_that_dies_mid_episode_is_retried_on_another_device(cluster: LoopbackCluster,
+                                                                    tmp_path: Path) -> None:
+    """Not the host: one phone crashes under a running episode. Its actor reports a device error and a
+    failed health check; the driver keeps that attempt's log (not final), takes the phone out, and the
+    episode runs again elsewhere with attempt 2."""
+    agent = tmp_path / "thinker.py"
+    agent.write_text(THINKER)
+    out = tmp_path / "results"
+    process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite", "smoke",
+                     "--agent", f"{agent}:Thinker", "--repeats", "2", "--max-steps", "4")
+    node = cluster.nodes["b"]
+    try:
+        wait_until("the phones of host b up", lambda: len(phones_of(node.process.pid)) == 2, process)
+        wait_until("an episode recorded", lambda: len(finished_ids(out)) >= 1, process)
+        victim = phones_of(node.process.pid)[0]
+        os.kill(victim, signal.SIGKILL)
+        assert process.wait(timeout=HANG_GUARD_S) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    run_dir = run_folder(out)
+    logs = recorded(run_dir)
+    smoke = TaskRepository(default_tasks_root()).select(TaskFilter(suites=["smoke"]))
+    assert sorted(log.episode_id for log in logs) == sorted(
+        f"Thinker__{r.id}__r{repeat}" for r in smoke for repeat in (0, 1))
+    assert all(log.status == "finished" and log.termination == "max_steps" for log in logs)
+    retried = [log for log in logs if log.attempt > 1]
+    assert len(retried) == 1 and retried[0].attempt == 2
+    assert [e.kind for e in retried[0].errors] == ["device"]
+    summary = RunLayout(run_dir).read_summary()
+    (removed,) = summary.removed_devices
+    assert removed.startswith("127.0.0.4/phone-")
+    assert (summary.finished, summary.failed, summary.undone) == (8, {}, [])
+
+
+def test_a_device_listed_by_a_worker_host(cluster: LoopbackCluster, tmp_path: Path) -> None:
+    """`spa-bench worker --device SERIAL`: a device of the host (here a virtual phone started and
+    prepared outside Ray, as an emulator would be) gets its own resource and actor. The hosts with
+    phones leave first, so every episode must run on that device."""
+    from spa_bench.runner.pool import start_virtual_pool
+
+    cluster.kill("a")
+    cluster.kill("b")
+    pool = start_virtual_pool(1)
+    serial, console = pool.devices[0].serial, pool.devices[0].console_port
+    out = tmp_path / "results"
+    try:
+        cluster.add_worker("c", "127.0.0.6", phones=0, devices=(f"{serial}={console}",))
+        process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite",
+                         "smoke", "--agent", "oracle")
+        try:
+            code = process.wait(timeout=HANG_GUARD_S)
+            assert code == 0, process.log_path.read_text()[-3000:]  # type: ignore[attr-defined]
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+    finally:
+        pool.close()
+    logs = recorded(run_folder(out))
+    assert len(logs) == 4
+    assert [log.episode_id for log in logs if not decide_success(log).success] == [], \
+        [(log.termination, [e.message[:300] for e in log.errors]) for log in logs]
+    assert {(log.device.host, log.device.serial, log.device.kind) for log in logs} == {
+        ("127.0.0.6", serial, "virtual")}
