@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from spa_bench.phone.system.telephony import Call
 
 MESSAGES_PACKAGE = "com.android.messaging"
+DIALER_PACKAGE = "com.android.dialer"
+IN_CALL_ACTIVITY = "com.android.incallui.InCallActivity"
+DIALER_MAIN_ACTIVITY = "com.android.dialer.main.impl.MainActivity"
 SMS_ADDRESS_MAX_DIGITS = 32  # SMS_ADDRESS_MAX_SIZE 16 bytes of two BCD digits
 # strtod(): the longest prefix that reads as a number (decimal, exponent, inf, nan).
 _STRTOD = re.compile(r"[ \t]*[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan)", re.IGNORECASE)
@@ -68,8 +71,24 @@ class PhoneModem:
 
     def add_inbound_call(self, number: str) -> None:
         with self.system.lock:
-            self.system.telephony.add_inbound_call(number)
+            before = self.system.tasks.front
+            rings = self.system.telephony.add_inbound_call(number, self._name_for(number))
+            if rings and DIALER_PACKAGE in self.system.apps:
+                # the InCallService's full-screen incoming-call UI, over the dialer's main screen; hanging
+                # up returns to the app the user was in (`return_to`). A phone in use shows it too here:
+                # the heads-up form of it is not modelled.
+                if not self.system.tasks.stacks.get(DIALER_PACKAGE):
+                    self.system.open_activity(DIALER_PACKAGE, DIALER_MAIN_ACTIVITY, {})
+                back = "" if before == DIALER_PACKAGE else before
+                self.system.open_activity(DIALER_PACKAGE, IN_CALL_ACTIVITY,
+                                          {"number": number, "return_to": back})
             self.system.invalidate()
+
+    def _name_for(self, number: str) -> str | None:
+        from spa_bench.phone.apps.messages import MessagesApp
+
+        app = self.system.apps.get(MESSAGES_PACKAGE)
+        return app.contacts.name_for_number(number) if isinstance(app, MessagesApp) else None
 
     def update_call(self, number: str, state: ModemState) -> None:
         with self.system.lock:
@@ -77,13 +96,39 @@ class PhoneModem:
             self.system.invalidate()
 
     def disconnect_call(self, number: str) -> None:
-        from spa_bench.phone.apps.messages import MessagesApp
-
         with self.system.lock:
-            app = self.system.apps.get(MESSAGES_PACKAGE)
-            name = app.contacts.name_for_number(number) if isinstance(app, MessagesApp) else None
+            call = self.system.telephony.find(number)
+            name = self._name_for(number)
             self.system.telephony.disconnect(number, name)
+            if DIALER_PACKAGE in self.system.apps:
+                self._close_in_call_screen()
+                if call is not None and call.inbound and call.answered_at is None:
+                    self._notify_missed(number, name)
             self.system.invalidate()
+
+    def _close_in_call_screen(self) -> None:
+        """The remote side hung up: the in-call UI goes away, as InCallActivity finishes itself, and the
+        user is back where they were."""
+        stack = self.system.tasks.stacks.get(DIALER_PACKAGE) or []
+        live = {c.number for c in self.system.telephony.calls}
+        if len(stack) < 2 or stack[-1].activity != IN_CALL_ACTIVITY or stack[-1].args.get("number") in live:
+            return
+        back = str(stack[-1].args.get("return_to") or "")
+        if self.system.tasks.front == DIALER_PACKAGE:
+            self.system.finish_activity(DIALER_PACKAGE)
+            if back:
+                self.system.start_activity(back)
+        else:
+            stack.pop()
+
+    def _notify_missed(self, number: str, name: str | None) -> None:
+        """The dialer's missed-call notification (MissedCallNotifier): the caller's name or number; it
+        opens the call log."""
+        strings = self.system.apps[DIALER_PACKAGE].strings
+        self.system.post_notification(
+            DIALER_PACKAGE, 1, "missed_call", strings.get(self.system.locale, "missed_call"), name or number,
+            importance=4, channel="phone_missed_call", activity=DIALER_MAIN_ACTIVITY,
+            extras={"tab": "recents"})
 
     def gps_fix(self, longitude: float, latitude: float, altitude: float, satellites: int) -> None:
         with self.system.lock:

@@ -31,6 +31,8 @@ APPS.add_lazy("com.spa.maps", "spa_bench.phone.apps.maps:MapsApp")
 APPS.add_lazy("com.spa.social", "spa_bench.phone.apps.social:SocialApp")
 APPS.add_lazy("com.android.music", "spa_bench.phone.apps.music:MusicApp")
 APPS.add_lazy("com.spa.video", "spa_bench.phone.apps.video:VideoApp")
+APPS.add_lazy("com.android.dialer", "spa_bench.phone.apps.dialer:DialerApp")
+APPS.add_lazy("com.spa.eats", "spa_bench.phone.apps.eats:EatsApp")
 
 A = TypeVar("A", bound=type[App])
 

@@ -20,6 +20,7 @@ from spa_bench.phone.ui.menu import MenuItem, context_menu
 if TYPE_CHECKING:
     from spa_bench.phone.system.clock import PhoneClock
     from spa_bench.phone.system.providers import ContentProvider
+    from spa_bench.phone.system.telecom import Telecom
 
 
 @dataclass
@@ -51,6 +52,11 @@ class AppContext(Protocol):
 
     @property
     def clock(self) -> PhoneClock: ...
+
+    @property
+    def telecom(self) -> Telecom:
+        """Calls and blocked numbers (what the dialer uses; TelecomManager on Android)."""
+        ...
 
     def settings_get(self, namespace: str, key: str) -> str | None: ...
 

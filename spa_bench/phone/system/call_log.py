@@ -16,12 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from spa_bench.phone.api import ProviderRow
 from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider
 
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 DB_PATH = f"/data/data/{PROVIDER_PACKAGE}/databases/calllog.db"
 INCOMING_TYPE, OUTGOING_TYPE, MISSED_TYPE = 1, 2, 3
+REJECTED_TYPE, BLOCKED_TYPE = 5, 6  # CallLog.Calls: declined by the user; refused by the blocked-number list
 PRESENTATION_ALLOWED = 1
+DEFAULT_SORT_ORDER = "date DESC"
 
 SCHEMA = """
 CREATE TABLE calls (
@@ -85,6 +88,15 @@ class CallEntry:
     name: str | None = None
 
 
+class CallLogProvider(RoutedProvider):
+    """CallLogProvider sorts by CallLog.Calls.DEFAULT_SORT_ORDER (`date DESC`) when the query gives no
+    order, so `content query --uri content://call_log/calls` lists the newest call first."""
+
+    def query(self, path: list[str], projection: list[str] | None, where: str | None, sort: str | None
+              ) -> list[ProviderRow]:
+        return super().query(path, projection, where, sort or DEFAULT_SORT_ORDER)
+
+
 class CallLog:
     """The call log database of one phone; empty until the first call ends."""
 
@@ -92,7 +104,8 @@ class CallLog:
         self.db = Db(host_path, SCHEMA)
 
     def provider(self) -> RoutedProvider:
-        return RoutedProvider("call_log", self.db.path, {("calls",): ("calls", None)}, prepare=self.db.ensure)
+        routes: dict[tuple[str, ...], tuple[str, str | None]] = {("calls",): ("calls", None)}
+        return CallLogProvider("call_log", self.db.path, routes, prepare=self.db.ensure)
 
     def add(self, entry: CallEntry) -> int:
         """Log one call; returns its _id."""

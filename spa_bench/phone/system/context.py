@@ -12,6 +12,7 @@ from spa_bench.phone.vfs import tree_size
 if TYPE_CHECKING:
     from spa_bench.phone.system.clock import PhoneClock
     from spa_bench.phone.system.phone_os import PhoneOS
+    from spa_bench.phone.system.telecom import Telecom
 
 
 class OsAppContext:
@@ -30,6 +31,10 @@ class OsAppContext:
     @property
     def clock(self) -> PhoneClock:
         return self._os.clock
+
+    @property
+    def telecom(self) -> Telecom:
+        return self._os.telecom
 
     def settings_get(self, namespace: str, key: str) -> str | None:
         return self._os.settings_get(namespace, key)

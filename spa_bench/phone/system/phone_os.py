@@ -18,6 +18,9 @@ from spa_bench.phone.api import DumpMode, Locale, PackageInfo, PhoneConfig, Prov
 from spa_bench.phone.apps import APPS, App
 from spa_bench.phone.apps.base import ActivityRecord
 from spa_bench.phone.i18n import locale_tag, parse_locale
+from spa_bench.phone.system.blocked_numbers import AUTHORITY as BLOCKED_AUTHORITY
+from spa_bench.phone.system.blocked_numbers import DB_PATH as BLOCKED_DB
+from spa_bench.phone.system.blocked_numbers import BlockedNumbers
 from spa_bench.phone.system.call_log import DB_PATH as CALL_LOG_DB
 from spa_bench.phone.system.call_log import CallLog
 from spa_bench.phone.system.clock import PhoneClock
@@ -31,6 +34,7 @@ from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.statusbar import StatusBarMixin
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.system.telecom import Telecom
 from spa_bench.phone.system.telephony import Telephony
 from spa_bench.phone.system.textselection import TextSelectionMixin
 from spa_bench.phone.ui import Metrics
@@ -73,7 +77,10 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
         for name in APPS.names():
             app_cls = APPS.get(name)
             self.apps[app_cls.package] = app_cls(OsAppContext(self, app_cls.package))
-        self.telephony = Telephony(self.clock, CallLog(lambda: fs.host_path(CALL_LOG_DB)))
+        self.blocked_numbers = BlockedNumbers(lambda: fs.host_path(BLOCKED_DB))
+        self.telephony = Telephony(self.clock, CallLog(lambda: fs.host_path(CALL_LOG_DB)),
+                                   self.blocked_numbers.is_blocked)
+        self.telecom = Telecom(self.telephony, self.blocked_numbers, self.invalidate)
         self.location = LocationService(self.clock)
         self.providers = ProviderRegistry(clock=self.clock.now)
         self._register_providers()
@@ -94,6 +101,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
             for authority, provider in app.providers().items():
                 self.providers.register(authority, provider)
         self.providers.register("call_log", self.telephony.call_log.provider())
+        self.providers.register(BLOCKED_AUTHORITY, self.blocked_numbers.provider())
 
     def _settings_changed(self) -> None:
         self.settings.invalidate()

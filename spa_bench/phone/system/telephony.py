@@ -4,17 +4,29 @@ The console's `gsm call/accept/hold/cancel` change the modem's calls as the emul
 (states incoming / waiting / active / held, as `gsm list` prints them). Android's view follows from them: the
 call state TelephonyRegistry reports (TelephonyManager.CALL_STATE_IDLE 0, RINGING 1, OFFHOOK 2, with the
 ringing number), the precise ringing / foreground / background call states (PreciseCallState), and a
-call-log row written when a call ends: missed (never answered) or incoming with its talk time.
+call-log row written when a call ends: missed (never answered), rejected (declined on the phone), incoming
+or outgoing with its talk time. A call from a blocked number never rings; it is logged as blocked, as
+Telecom's call filter does. Outgoing calls come from the dialer (`place_call`); the emulator's modem
+connects them after a short alerting phase, here at once (the talk time counts from then).
 State is part of snapshots (`to_json` / `load_json`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from spa_bench.phone.apps.messages.store import epoch_ms
-from spa_bench.phone.system.call_log import INCOMING_TYPE, MISSED_TYPE, CallEntry, CallLog
+from spa_bench.phone.system.call_log import (
+    BLOCKED_TYPE,
+    INCOMING_TYPE,
+    MISSED_TYPE,
+    OUTGOING_TYPE,
+    REJECTED_TYPE,
+    CallEntry,
+    CallLog,
+)
 from spa_bench.phone.system.clock import PhoneClock
 
 CALL_STATE_IDLE, CALL_STATE_RINGING, CALL_STATE_OFFHOOK = 0, 1, 2
@@ -42,9 +54,11 @@ class Call:
 class Telephony:
     """Calls of one phone. Not thread-safe by itself: callers hold the OS lock."""
 
-    def __init__(self, clock: PhoneClock, call_log: CallLog) -> None:
+    def __init__(self, clock: PhoneClock, call_log: CallLog,
+                 is_blocked: Callable[[str], bool] = lambda _number: False) -> None:
         self.clock = clock
         self.call_log = call_log
+        self.is_blocked = is_blocked
         self.calls: list[Call] = []
         self.last_incoming_number = ""
 
@@ -54,14 +68,28 @@ class Telephony:
     def find(self, number: str) -> Call | None:
         return next((c for c in self.calls if c.number == number), None)
 
-    def add_inbound_call(self, number: str) -> None:
+    def add_inbound_call(self, number: str, name: str | None = None) -> bool:
         """A new call rings; beside an answered call it is "waiting". Past MAX_CALLS the modem drops
-        it silently, as the emulator's console still answers OK."""
+        it silently, as the emulator's console still answers OK. A blocked caller is logged, not rung.
+        Returns whether the phone rings."""
         if len(self.calls) >= MAX_CALLS:
-            return
+            return False
+        if self.is_blocked(number):
+            now = self._now_ms()
+            self.call_log.add(CallEntry(number, now, 0, BLOCKED_TYPE, now, name))
+            return False
         state: ModemState = "waiting" if any(c.state == "active" for c in self.calls) else "incoming"
         self.calls.append(Call(number, inbound=True, state=state, started_ms=self._now_ms()))
         self.last_incoming_number = number
+        return True
+
+    def place_call(self, number: str) -> None:
+        """An outgoing call from the dialer (TelecomManager.placeCall); connected at once."""
+        if self.find(number) is not None or len(self.calls) >= MAX_CALLS:
+            raise TelephonyError(f"cannot call '{number}' now")
+        now = self.clock.monotonic()
+        self.calls.append(Call(number, inbound=False, state="active", started_ms=self._now_ms(),
+                               answered_at=now))
 
     def update(self, number: str, state: ModemState) -> None:
         call = self.find(number)
@@ -72,16 +100,18 @@ class Telephony:
             answered = self.clock.monotonic()
         self.calls[self.calls.index(call)] = replace(call, state=state, answered_at=answered)
 
-    def disconnect(self, number: str, name: str | None = None) -> int:
-        """End the call with `number` and log it; returns the call-log row id."""
+    def disconnect(self, number: str, name: str | None = None, rejected: bool = False) -> int:
+        """End the call with `number` and log it (`rejected`: the user declined it while it rang);
+        returns the call-log row id."""
         call = self.find(number)
         if call is None:
             raise TelephonyError("could not cancel this number")
         self.calls.remove(call)
         if call.answered_at is None:
-            kind, duration = MISSED_TYPE, 0
+            kind, duration = (REJECTED_TYPE if rejected else MISSED_TYPE), 0
         else:
-            kind, duration = INCOMING_TYPE, int(self.clock.monotonic() - call.answered_at)
+            kind = INCOMING_TYPE if call.inbound else OUTGOING_TYPE
+            duration = int(self.clock.monotonic() - call.answered_at)
         entry = CallEntry(call.number, call.started_ms, duration, kind, self._now_ms(), name)
         return self.call_log.add(entry)
 

@@ -2,9 +2,12 @@
 
 The table mirrors the intent filters the real apps declare (AOSP Settings' activity aliases for the
 `android.settings.*` actions, Contacts' VIEW/INSERT of contacts, Calendar's VIEW/INSERT of events,
-Messaging's SENDTO/VIEW of sms:/smsto:, the Browser's VIEW of http(s)). What no installed app handles -
-http(s) when the Browser is not installed, DIAL/CALL without a dialer, SEND of text - resolves to nothing,
-and `am start` answers as Android does: `Error: Activity not started, unable to resolve Intent { ... }`.
+Messaging's SENDTO/VIEW of sms:/smsto:, the Browser's VIEW of http(s), the Dialer's DIAL (with or
+without tel:) and VIEW of tel:). CALL of tel: starts the call at once: on Android Telecom's
+UserCallActivity places it and the dialer's in-call screen shows it; here it resolves to that in-call
+screen. What no installed app handles - http(s) when the Browser is not installed, DIAL/CALL without a
+dialer, SEND of text - resolves to nothing, and `am start` answers as Android does:
+`Error: Activity not started, unable to resolve Intent { ... }`.
 `safe_uri` is Uri.toSafeString, which Intent.toString uses for `dat=`.
 """
 
@@ -24,6 +27,11 @@ ACTION_VIEW = "android.intent.action.VIEW"
 ACTION_EDIT = "android.intent.action.EDIT"
 ACTION_INSERT = "android.intent.action.INSERT"
 ACTION_SENDTO = "android.intent.action.SENDTO"
+ACTION_DIAL = "android.intent.action.DIAL"
+ACTION_CALL = "android.intent.action.CALL"
+DIALER = "com.android.dialer"
+DIALER_MAIN = "com.android.dialer.main.impl.MainActivity"
+IN_CALL = "com.android.incallui.InCallActivity"
 
 # android.settings.* action -> Settings activity (the aliases AOSP's Settings manifest declares).
 SETTINGS_ACTIONS: dict[str, str] = {
@@ -102,6 +110,11 @@ def _match(action: str, data: str, mime: str) -> Target | None:
                       {"address": _address(data)})
     if action == ACTION_VIEW and scheme in ("http", "https"):
         return Target(BROWSER, "com.android.browser.BrowserActivity", {"url": data})
+    if (action == ACTION_DIAL and scheme in ("", "tel", "voicemail")) or (action == ACTION_VIEW
+                                                                           and scheme == "tel"):
+        return Target(DIALER, DIALER_MAIN, {"number": _address(data)} if scheme == "tel" else {})
+    if action == ACTION_CALL and scheme == "tel" and _address(data):
+        return Target(DIALER, IN_CALL, {"number": _address(data), "place": "1"})
     contact, event = _CONTACT.match(data), _EVENT.match(data)
     if action == ACTION_VIEW and contact:
         if contact.group(3):
