@@ -6,9 +6,12 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from conftest import PhoneHandle
 from PIL import Image
+
+if TYPE_CHECKING:
+    from conftest import PhoneHandle
 
 
 def test_shutter_tap_then_adb_pull(running_phone: PhoneHandle, tmp_path: Path) -> None:
