@@ -70,10 +70,6 @@ def shared_run(key: str, make: Callable[[], dict[str, EpisodeLog]]) -> dict[str,
     return _RUNS[key]
 
 
-def of_app(logs: dict[str, EpisodeLog], prefix: str) -> dict[str, EpisodeLog]:
-    return {k: v for k, v in logs.items() if v.task.id.startswith(prefix)}
-
-
 # -- near misses: a golden script with one value changed ---------------------------------------------
 Mutation = Callable[[list[dict[str, Any]]], None]
 
@@ -153,10 +149,6 @@ def write_near_misses(tasks_root: Path, out: Path) -> list[str]:
 TASKS_ROOT = Path(__file__).resolve().parents[1] / "tasks"
 
 
-def oracle_noop_logs(tmp: Callable[[str], Path]) -> dict[str, EpisodeLog]:
-    return shared_run("oracle_noop", lambda: run_suite(SUITES, tmp("pim_run"), ["oracle", "noop"]))
-
-
 def near_miss_logs(tmp: Callable[[str], Path]) -> dict[str, EpisodeLog]:
     def make() -> dict[str, EpisodeLog]:
         tree = tmp("near_tasks")
@@ -164,19 +156,6 @@ def near_miss_logs(tmp: Callable[[str], Path]) -> dict[str, EpisodeLog]:
         return run_suite([], tmp("near_run"), ["oracle"], ids=ids, tasks_dir=tree)
 
     return shared_run("near", make)
-
-
-def assert_oracle_and_noop(logs: dict[str, EpisodeLog], tasks: int) -> None:
-    assert len(logs) == 2 * tasks, sorted(logs)
-    assert failures(logs, "oracle", True) == []
-    assert failures(logs, "noop", False) == []
-    for log in logs.values():
-        assert log.status == "finished" and not log.errors, log.episode_id
-        if log.agent.name == "oracle":
-            assert log.termination == "done", log.episode_id
-            assert all(step.valid for step in log.steps), log.episode_id  # every golden step found its target
-            if any(c.type == "answer" for c in log.task.checks):
-                assert log.answer, log.episode_id
 
 
 def assert_near_misses_fail(logs: dict[str, EpisodeLog], prefix: str) -> int:
@@ -212,32 +191,3 @@ def missing_labels(read: list[str], expected: list[str]) -> list[str]:
 
 
 # -- a file's tasks, three instances of the parameterised ones, in one run --------------------------------
-INSTANCES = 3
-
-
-def task_ids(*files: str) -> list[str]:
-    """The ids of the tasks in these files of the shipped tree (e.g. "chat/en.yaml")."""
-    from spa_bench.tasks.repository import read_task_file
-
-    return [t["id"] for f in files for t in read_task_file(TASKS_ROOT / f)]
-
-
-def assert_oracle_and_noop_instances(ids: list[str], out: Path) -> dict[str, EpisodeLog]:
-    """One run (phones=2) of oracle and noop over the tasks `ids`, each `INSTANCES` times: the oracle
-    succeeds on every instance, having found every golden step's target, noop on none, and the instances
-    of each parameterised task drew different values."""
-    logs = run_suite([], out, ["oracle", "noop"], ids=ids, repeats=INSTANCES)
-    assert len(logs) == 2 * INSTANCES * len(ids), sorted(logs)
-    bad = failures(logs, "oracle", True) + failures(logs, "noop", False)
-    assert not bad, "\n".join(bad)
-    drawn: dict[str, set[str]] = {}
-    for log in logs.values():
-        assert log.status == "finished" and not log.errors, log.episode_id
-        if log.agent.name != "oracle":
-            continue
-        assert log.termination in ("done", "infeasible"), log.episode_id
-        assert all(step.valid for step in log.steps), log.episode_id
-        if log.instance.parameters:
-            drawn.setdefault(log.task.id, set()).add(repr(sorted(log.instance.parameters.items())))
-    assert all(len(values) == INSTANCES for values in drawn.values()), drawn
-    return logs

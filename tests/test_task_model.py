@@ -151,3 +151,11 @@ def test_near_misses_are_scripts_filled_like_the_rest() -> None:
     assert filled.near_misses[0].script[0] == parse_action({"type": "type", "text": f"not {values['label']}"})
     with pytest.raises(ValidationError, match="near_misses"):
         Task.model_validate(task_data(near_misses=[{"description": "empty", "script": []}]))
+
+
+def test_combinations_count_what_the_parameters_can_draw() -> None:
+    from spa_bench.tasks.params import combinations
+
+    task = Task.model_validate(task_data())  # 9 times (06:00-08:00 by 15) x 3 labels
+    assert combinations(dict(task.parameters)) == 27
+    assert combinations({}) == 1

@@ -97,6 +97,19 @@ def draw_all(specs: dict[str, ChoiceParam | IntParam | TimeParam], seed: int) ->
     return {name: draw(specs[name], rng) for name in sorted(specs)}
 
 
+def combinations(specs: dict[str, ChoiceParam | IntParam | TimeParam]) -> int:
+    """How many different instances the parameters can make (the most `--repeats` can keep apart)."""
+    total = 1
+    for spec in specs.values():
+        if isinstance(spec, ChoiceParam):
+            total *= len({repr(v) for v in spec.values})
+        elif isinstance(spec, IntParam):
+            total *= len(range(spec.min, spec.max + 1, spec.step))
+        else:
+            total *= (_minutes(spec.end) - _minutes(spec.start)) // spec.step_minutes + 1
+    return total
+
+
 DISTINCT_ATTEMPTS = 64  # redraws before accepting a repeat (the parameters may have fewer combinations)
 
 

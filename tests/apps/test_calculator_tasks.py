@@ -8,7 +8,6 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from pim_runs import assert_oracle_and_noop_instances, task_ids
 
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.apps.calculator.engine import CalcError, evaluate, format_number
@@ -42,10 +41,3 @@ def test_keypad_writes_history(tmp_path: Path) -> None:
     assert formula is not None and formula.text == "13"
     rows = phone.apps[PKG].history.entries()  # type: ignore[attr-defined]
     assert rows[0] == ("7+6", "13") and len(rows) == 7
-
-
-@pytest.mark.usefixtures("adb_env")
-def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
-    ids = task_ids("calculator/en.yaml", "calculator/zh.yaml")
-    assert len(ids) == 18
-    assert_oracle_and_noop_instances(ids, tmp_path / "results")

@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from pim_runs import assert_oracle_and_noop_instances, task_ids
-
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
 from spa_bench.phone.vfs import VirtualFS
@@ -39,10 +36,3 @@ def test_share_product_then_reply(tmp_path: Path) -> None:
     phone.start_activity("com.spa.chat")
     first = phone.frame().find(rid="com.spa.chat:id/subtitle")
     assert first is not None and first.text == "这个杯子不错"
-
-
-@pytest.mark.usefixtures("adb_env")
-def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
-    ids = task_ids("chat/en.yaml", "chat/zh.yaml")
-    assert len(ids) == 20
-    assert_oracle_and_noop_instances(ids, tmp_path / "results")

@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from pim_runs import failures, run_suite
-
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.shell.commands.intents import resolve_implicit
 from spa_bench.phone.system import PhoneOS
@@ -150,15 +147,3 @@ def test_dial_and_call_intents_resolve_to_the_dialer(tmp_path: Path) -> None:
     assert phone.current_focus() == (PKG, "com.android.incallui.InCallActivity")
     phone.frame()  # the in-call screen places the call as it comes up (asynchronously on Android too)
     assert [c.number for c in phone.telephony.calls] == ["5559876"]
-
-
-@pytest.mark.usefixtures("adb_env")
-def test_oracle_passes_noop_fails_on_three_instances(tmp_path: Path) -> None:
-    logs = run_suite(["dialer"], tmp_path / "results", ["oracle", "noop"], phones=2, repeats=3)
-    assert failures(logs, "oracle", True) == []
-    assert failures(logs, "noop", False) == []
-    for log in logs.values():  # the oracle got to the end of every golden script, every step found
-        if log.agent.name == "oracle":
-            invalid = [step.invalid_reason for step in log.steps if not step.valid]
-            assert log.termination in ("done", "infeasible") and not invalid, (log.episode_id, invalid)
-    assert len(logs) == 2 * 3 * 20

@@ -9,9 +9,6 @@ import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
 
-import pytest
-from pim_runs import failures, run_suite
-
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
 from spa_bench.phone.system.clock import PhoneClock
@@ -118,18 +115,6 @@ def test_scheduled_order_cancel_and_reorder(tmp_path: Path) -> None:
         assert conn.execute("SELECT restaurant, dish, quantity FROM cart").fetchall() == [
             ("bella-napoli", "bn-carbonara", 1)]
     assert phone.current_focus() == (PKG, "com.spa.eats.RestaurantActivity")
-
-
-@pytest.mark.usefixtures("adb_env")
-def test_oracle_passes_noop_fails_on_three_instances(tmp_path: Path) -> None:
-    logs = run_suite(["eats"], tmp_path / "results", ["oracle", "noop"], phones=2, repeats=3)
-    assert failures(logs, "oracle", True) == []
-    assert failures(logs, "noop", False) == []
-    for log in logs.values():  # the oracle got to the end of every golden script, every step found
-        if log.agent.name == "oracle":
-            invalid = [step.invalid_reason for step in log.steps if not step.valid]
-            assert log.termination in ("done", "infeasible") and not invalid, (log.episode_id, invalid)
-    assert len(logs) == 2 * 3 * 20
 
 
 def test_store_coupons_addresses_and_reorder(tmp_path: Path) -> None:

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from pim_runs import failures, run_suite
-
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
 from spa_bench.phone.vfs import VirtualFS
@@ -53,11 +50,3 @@ def test_pm_clear_keeps_user_files(tmp_path: Path) -> None:
     phone.clear_package(PKG)
     PhoneOS(PhoneConfig(locale="en"), fs)  # the phone starts again on the same storage
     assert not fs.exists("/sdcard/Download/app-release.apk")
-
-
-@pytest.mark.usefixtures("adb_env")
-def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
-    logs = run_suite(["files"], tmp_path / "results", ["oracle", "noop"])
-    assert len(logs) == 32
-    assert failures(logs, "oracle", True) == []
-    assert failures(logs, "noop", False) == []

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pim_runs import failures, run_suite
 
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
@@ -233,21 +232,3 @@ def _media_ids() -> tuple[list[str], list[str]]:
         or r.id.startswith(("cross_video_", "cross_music_", "cross_chat_song_", "cross_note_songs_"))
     ]
     return [r.id for r in records if not r.parameterised], [r.id for r in records if r.parameterised]
-
-
-@pytest.mark.slow
-@pytest.mark.usefixtures("adb_env")
-def test_oracle_passes_noop_fails_on_three_instances(tmp_path: Path) -> None:
-    fixed, drawn = _media_ids()
-    assert len(fixed) + len(drawn) == 54 and not fixed  # 20 Music + 20 Video + 14 cross-app, all drawn
-    logs = run_suite([], tmp_path / "results", ["oracle", "noop"], phones=2, ids=drawn, repeats=3)
-    assert len(logs) == 2 * 3 * len(drawn)
-    assert failures(logs, "oracle", True) == []
-    assert failures(logs, "noop", False) == []
-    for task_id in drawn:
-        values = {
-            repr(log.instance.parameters)
-            for log in logs.values()
-            if log.agent.name == "oracle" and log.task.id == task_id
-        }
-        assert len(values) == 3, (task_id, values)

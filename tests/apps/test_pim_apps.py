@@ -10,12 +10,9 @@ from typing import Any, NamedTuple
 import pytest
 from pim_runs import (
     assert_near_misses_fail,
-    assert_oracle_and_noop,
     missing_labels,
     near_miss_logs,
     ocr_read,
-    of_app,
-    oracle_noop_logs,
 )
 
 pytestmark = [pytest.mark.usefixtures("adb_env"), pytest.mark.slow]
@@ -48,12 +45,6 @@ APPS = {
 def ocr() -> Any:
     rapidocr = pytest.importorskip("rapidocr")
     return rapidocr.RapidOCR()
-
-
-@pytest.mark.parametrize("app", list(APPS))
-def test_oracle_succeeds_and_noop_fails(tmp_path_factory: pytest.TempPathFactory, app: str) -> None:
-    case = APPS[app]
-    assert_oracle_and_noop(of_app(oracle_noop_logs(tmp_path_factory.mktemp), case.prefix), case.tasks)
 
 
 @pytest.mark.parametrize("app", list(APPS))

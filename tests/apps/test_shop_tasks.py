@@ -7,9 +7,6 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import pytest
-from pim_runs import assert_oracle_and_noop_instances, task_ids
-
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
 from spa_bench.phone.vfs import VirtualFS
@@ -64,10 +61,3 @@ def test_buy_now_leaves_cart_and_checkout_empties_it(tmp_path: Path) -> None:
     assert store.cart() == []
     orders = [o for o in store.orders() if o.status == "processing"]
     assert sorted(o.items[0][0] for o in orders) == ["BOTTLE", "TEE-BASIC"] and orders[0].id >= 1001
-
-
-@pytest.mark.usefixtures("adb_env")
-def test_oracle_passes_noop_fails(tmp_path: Path) -> None:
-    ids = task_ids("shop/en.yaml", "shop/zh.yaml")
-    assert len(ids) == 24
-    assert_oracle_and_noop_instances(ids, tmp_path / "results")

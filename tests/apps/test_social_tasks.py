@@ -8,9 +8,6 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import pytest
-from pim_runs import failures, run_suite
-
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.apps.social.store import FIRST_NEW_ID, SocialStore
 from spa_bench.phone.system import PhoneOS
@@ -158,19 +155,3 @@ def test_share_a_post_to_chat(tmp_path: Path) -> None:
 def _social_tasks() -> tuple[list[str], list[str]]:
     records = [r for r in TaskRepository(TASKS).index() if "social" in r.tags]
     return [r.id for r in records if not r.parameterised], [r.id for r in records if r.parameterised]
-
-
-@pytest.mark.usefixtures("adb_env")
-def test_oracle_passes_noop_fails_on_every_instance(tmp_path: Path) -> None:
-    fixed, drawn = _social_tasks()
-    assert len(fixed) + len(drawn) == 46 and len(drawn) >= 0.9 * (len(fixed) + len(drawn))
-    logs = run_suite([], tmp_path / "drawn", ["oracle", "noop"], ids=drawn, repeats=3)
-    if fixed:
-        logs.update(run_suite([], tmp_path / "fixed", ["oracle", "noop"], ids=fixed))
-    assert len(logs) == 2 * (len(fixed) + 3 * len(drawn))
-    bad = failures(logs, "oracle", True) + failures(logs, "noop", False)
-    assert not bad, "\n".join(bad)
-    for log in logs.values():
-        if log.agent.name == "oracle":
-            valid = all(step.valid for step in log.steps)  # every golden step found its target
-            assert log.termination in ("done", "infeasible") and valid, log.episode_id

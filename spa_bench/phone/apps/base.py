@@ -96,6 +96,11 @@ class AppContext(Protocol):
         """ClipboardManager.setPrimaryClip with plain text (what a "Copy" menu item does)."""
         ...
 
+    def send_result(self, package: str, result: dict[str, Any]) -> None:
+        """setResult for an activity that `package` started for a result (a picker): the caller's top
+        activity gets `on_result(result)` and comes back to the front."""
+        ...
+
     def notify(
         self,
         notification_id: int,
@@ -137,6 +142,9 @@ class Activity:
     def light_system_bars(self) -> bool:
         """Whether the status/navigation bar icons are drawn white (over a wallpaper)."""
         return False
+
+    def on_result(self, result: dict[str, Any]) -> None:
+        """onActivityResult: what an activity this one started for a result (a picker) sent back."""
 
     def request_focus(self, key: str) -> None:
         """Focus the field `key` and show the keyboard, as `EditText.requestFocus()` does."""

@@ -98,6 +98,17 @@ class OsAppContext:
     def set_clipboard(self, text: str) -> None:
         self._os.set_clipboard(text)
 
+    def send_result(self, package: str, result: dict[str, Any]) -> None:
+        system = self._os
+        with system.lock:
+            if package not in system.tasks.stacks:
+                return  # the caller's task is gone (force-stopped): the result has no one to go to
+            app = system.app(package)
+            app.create(system.tasks.top(package)).on_result(result)
+            system.tasks.bring_to_front(package)
+            system.ime.visible = False
+            system.invalidate()
+
     def notify(
         self,
         notification_id: int,

@@ -54,6 +54,8 @@ class ChatActivity(Activity):
     def preview(self, message: Message) -> str:
         if message.type == "product":
             return f"[{self.t('product_card')}] {message.body}"
+        if message.type == "image":
+            return f"[{self.t('photo')}] {message.body}"
         return message.body
 
     def contact_row(
@@ -415,8 +417,9 @@ class ConversationActivity(ChatActivity):
         if message.type == "product":
             w, h = max_w, kit.dp(104)
         else:
-            w = min(max_w, round(text_width(message.body, kit.body_large)) + kit.dp(28))
-            h = TextView.wrapped_height(message.body, kit.body_large, w - kit.dp(24), 8) + kit.dp(26)
+            shown = self.preview(message)
+            w = min(max_w, round(text_width(shown, kit.body_large)) + kit.dp(28))
+            h = TextView.wrapped_height(shown, kit.body_large, w - kit.dp(24), 8) + kit.dp(26)
         row_h = max(h, s) + kit.dp(12)
         row = View(
             Rect(area.left, top, area.right, top + row_h),
@@ -490,7 +493,7 @@ class ConversationActivity(ChatActivity):
             bubble.add(
                 TextView(
                     box.inset(kit.dp(12), kit.dp(10)),
-                    message.body,
+                    self.preview(message),
                     kit.body_large,
                     fg,
                     rid=RID + "message_text",

@@ -1,10 +1,10 @@
 """The share target (`com.spa.chat.ShareActivity`): what the Share buttons of Shop, Circle, Browser, Maps
 and Video open. It lists recent chats and all contacts; choosing one asks for confirmation (with an optional
 note) and sends the shared item as a card, then returns to the app that shared it. Extras: `title_en` /
-`title_zh`, `sku` (what is shared: a product sku, or `post:<id>` for a Circle post), `kind` (the message type,
-`product` by default; Circle sends `post`), `price` (products), `glyph` and `hue` (the card's picture),
-`caller`; `text` (a web page, a place, a video's title and link) is sent as a text message instead of a
-card, as ACTION_SEND text/plain carries EXTRA_TEXT."""
+`title_zh`, `sku` (what is shared: a product sku, `post:<id>` for a Circle post, a picture's path), `kind`
+(the message type, `product` by default; Circle sends `post`, the Gallery `image`), `price` (products),
+`glyph` and `hue` (the card's picture), `caller`; `text` (a web page, a place, a video's title and link) is
+sent as a text message instead of a card, as ACTION_SEND text/plain carries EXTRA_TEXT."""
 
 from __future__ import annotations
 

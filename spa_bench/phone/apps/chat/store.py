@@ -4,8 +4,9 @@
 - `conversations(_id, contact_id, unread, updated_at)`: one per contact that has messages;
 - `messages(_id, conversation_id, outgoing, type, body, product_sku, product_price, timestamp)`:
   `type` is `text` or `product` (a shared Shop product: `body` is its title in the language it was
-  shared in, `product_sku` its sku). The seeded history has ids below 1000; the first message sent on
-  the phone gets 1001, so `WHERE _id > 1000` selects what the user sent.
+  shared in, `product_sku` its sku), or another kind a share sent (`image`: a Gallery picture, `body`
+  its file name and `product_sku` its path). The seeded history has ids below 1000; the first message
+  sent on the phone gets 1001, so `WHERE _id > 1000` selects what the user sent.
 """
 
 from __future__ import annotations

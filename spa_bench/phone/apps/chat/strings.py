@@ -17,6 +17,7 @@ STRINGS = Strings(
         "message_hint": ("Message", "发消息"),
         "send": ("Send", "发送"),
         "product_card": ("Shop product", "购物 · 商品"),
+        "photo": ("Photo", "图片"),
         "send_to": ("Send to", "发送给"),
         "recent_chats": ("Recent chats", "最近聊天"),
         "all_contacts": ("Contacts", "通讯录"),

@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 
 
 class PickActivity(BrowserBase):
-    """`PickActivity`: browse folders (files are shown disabled) and move the items here."""
+    """`PickActivity`: browse folders (files are shown disabled) and move the items here; or, started
+    by another app in `open` mode (ACTION_OPEN_DOCUMENT: args `mode`, `caller`), pick one file, which
+    goes back to the caller as its activity result (`{"path": ...}`)."""
 
     name = PickerName
 
@@ -25,8 +27,56 @@ class PickActivity(BrowserBase):
     def items(self) -> list[str]:
         return [str(i) for i in self.record.args.get("items", [])]
 
+    @property
+    def opening(self) -> bool:
+        return self.record.args.get("mode") == "open"
+
     def on_back(self) -> bool:
-        return super().on_back() or self.up()
+        if super().on_back() or self.up():
+            return True
+        if self.opening:
+            self._return({})
+            return True
+        return False
+
+    def _return(self, result: dict[str, str]) -> None:
+        """Close the picker (its own small task here) and hand `result` to the app that asked."""
+        caller = str(self.record.args.get("caller", ""))
+        self.ctx.force_stop(self.ctx.package)
+        if caller:
+            if result:
+                self.ctx.send_result(caller, result)
+            else:
+                self.ctx.launch(caller)
+
+    def pick(self, path: str) -> None:
+        self._return({"path": path})
+
+    def build_open(self, area: Rect) -> View:
+        kit = self.kit
+        root = View(area, class_name=LINEAR, rid=RID + "picker_root")
+        bar, bar_h = kit.app_bar(
+            area, self.t("open_title"), self._cancel_open, package="com.android.documentsui"
+        )
+        bar.children[0].desc = self.t("navigate_up")
+        root.add(bar)
+        top = area.top + bar_h
+        root.add(self.crumbs(area, top))
+        top += kit.dp(44)
+        list_area = Rect(area.left, top, area.right, area.bottom)
+        rows: list[View] = []
+        y = top
+        for entry in list_folder(self.app.fs, self.path):
+            action = partial(self.open_folder, entry.path) if entry.is_dir else partial(self.pick, entry.path)
+            row = self.entry_row(list_area, y, entry, self.summary(entry), on_click=action)
+            rows.append(row)
+            y = row.bounds.bottom
+        root.add(self.scroll_list(list_area, rows, rid=RID + "dir_list"))
+        return root
+
+    def _cancel_open(self) -> None:
+        if not self.up():
+            self._return({})
 
     def can_move_here(self) -> bool:
         here = self.path
@@ -54,6 +104,8 @@ class PickActivity(BrowserBase):
         self.ctx.toast(self.t("moved", n=moved))
 
     def build(self, area: Rect) -> View:
+        if self.opening:
+            return self.build_open(area)
         kit = self.kit
         p = kit.palette
         root = View(area, class_name=LINEAR, rid=RID + "picker_root")

@@ -8,6 +8,7 @@ STRINGS = Strings(
     {
         "app_name": ("Files", "文件"),
         "internal_storage": ("Internal storage", "内部存储空间"),
+        "open_title": ("Select a file", "选择文件"),
         "search": ("Search", "搜索"),
         "search_hint": ("Search files", "搜索文件"),
         "no_results": ("No matches", "没有匹配项"),

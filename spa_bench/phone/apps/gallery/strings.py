@@ -1,0 +1,60 @@
+"""Every string of the Gallery and Camera apps, English and Simplified Chinese."""
+
+from __future__ import annotations
+
+from spa_bench.phone.i18n import Strings
+
+STRINGS = Strings(
+    {
+        "app_name": ("Gallery", "相册"),
+        "camera_name": ("Camera", "相机"),
+        "tab_photos": ("Photos", "照片"),
+        "tab_albums": ("Albums", "相册"),
+        "favorites": ("Favourites", "收藏"),
+        "trash": ("Trash", "回收站"),
+        "Camera": ("Camera", "相机"),
+        "Screenshots": ("Screenshots", "截屏"),
+        "Pictures": ("Pictures", "图片"),
+        "n_items": ("{n} items", "{n} 项"),
+        "one_item": ("1 item", "1 项"),
+        "empty_album": ("No photos here", "这里还没有照片"),
+        "trash_note": ("Items are deleted forever after 30 days", "项目将在 30 天后永久删除"),
+        "navigate_up": ("Navigate up", "向上导航"),
+        "share": ("Share", "分享"),
+        "favorite": ("Favourite", "收藏"),
+        "unfavorite": ("Remove from favourites", "取消收藏"),
+        "details": ("Details", "详细信息"),
+        "add_to_album": ("Add to album", "添加到相册"),
+        "delete": ("Delete", "删除"),
+        "restore": ("Restore", "恢复"),
+        "delete_forever": ("Delete forever", "永久删除"),
+        "move_to_trash": ("Move to trash?", "移至回收站？"),
+        "move_to_trash_body": (
+            "This item will be deleted forever after 30 days.",
+            "此项目将在 30 天后被永久删除。",
+        ),
+        "delete_forever_body": ("This item will be deleted permanently.", "此项目将被永久删除，无法恢复。"),
+        "moved_to_trash": ("Moved to trash", "已移至回收站"),
+        "restored": ("Restored", "已恢复"),
+        "added_to": ("Added to {album}", "已添加到“{album}”"),
+        "new_album": ("New album", "新建相册"),
+        "album_name": ("Album name", "相册名称"),
+        "create": ("Create", "创建"),
+        "cancel": ("Cancel", "取消"),
+        "ok": ("OK", "确定"),
+        "close": ("Close", "关闭"),
+        "share_to": ("Share to", "分享到"),
+        "share_chat": ("Chat", "聊天"),
+        "share_email": ("Email", "邮件"),
+        "d_name": ("Name", "名称"),
+        "d_date": ("Date taken", "拍摄时间"),
+        "d_size": ("Size", "大小"),
+        "d_resolution": ("Resolution", "分辨率"),
+        "d_path": ("Path", "路径"),
+        "shutter": ("Shutter", "快门"),
+        "last_photo": ("Latest photo", "最近拍摄的照片"),
+        "switch_camera": ("Switch camera", "切换摄像头"),
+        "mode_photo": ("Photo", "拍照"),
+        "saved": ("Photo saved", "照片已保存"),
+    }
+)
