@@ -242,28 +242,33 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
             with use_cache(model_cache):  # every model client of the run's agents and judge
                 executor.run([Attempt(j) for j in todo], pool, work, Broadcast(Recording(), events), budget,
                              config.max_retries)
+    except BaseException:
+        held.close()
+        raise
     finally:
         executor.close()
         pool.close()
         scorers.close()
+    try:  # the run is this driver's until its summary is written
+        logs = []
+        for episode in layout.episode_ids():
+            try:
+                logs.append(layout.read_episode(episode))
+            except ResultsError:
+                continue
+        final_ids = {log.episode_id for log in logs if log.status == "finished"
+                     and log.termination not in UNFINISHED}
+        costs = [log.usage.cost_usd for log in logs if log.episode_id in final_ids]
+        undone = sorted({j.episode_id for j in jobs} - final_ids - set(failed))
+        summary = RunSummary(
+            run_id=run_id, started_at=started_at, finished_at=datetime.now(UTC), interrupted=stop.is_set(),
+            planned=len(jobs), finished=len(final_ids & {j.episode_id for j in jobs}),
+            undone=undone, failed=failed, removed_devices=dict(pool.removed), budget_usd=config.budget_usd,
+            spent_usd=sum(c for c in costs if c is not None), cost_unknown=sum(1 for c in costs if c is None),
+            stopped_by_budget=budget.exceeded and bool(undone) and not stop.is_set())
+        layout.write_summary(summary)
+    finally:
         held.close()
-    logs = []
-    for episode in layout.episode_ids():
-        try:
-            logs.append(layout.read_episode(episode))
-        except ResultsError:
-            continue
-    final_ids = {log.episode_id for log in logs if log.status == "finished"
-                 and log.termination not in UNFINISHED}
-    costs = [log.usage.cost_usd for log in logs if log.episode_id in final_ids]
-    undone = sorted({j.episode_id for j in jobs} - final_ids - set(failed))
-    summary = RunSummary(
-        run_id=run_id, started_at=started_at, finished_at=datetime.now(UTC), interrupted=stop.is_set(),
-        planned=len(jobs), finished=len(final_ids & {j.episode_id for j in jobs}),
-        undone=undone, failed=failed, removed_devices=dict(pool.removed), budget_usd=config.budget_usd,
-        spent_usd=sum(c for c in costs if c is not None), cost_unknown=sum(1 for c in costs if c is None),
-        stopped_by_budget=budget.exceeded and bool(undone) and not stop.is_set())
-    layout.write_summary(summary)
     return RunResult(layout.root, manifest, summary, logs)
 
 
