@@ -5,6 +5,9 @@ a local run does) and then runs the episodes the driver sends, one at a time, wi
 `EpisodeRunner` into a scratch folder of its own. What it returns is what the driver records: the log and
 the episode's files (as bytes, or left in the shared `--artifact-dir` for the driver to copy). It never
 writes the run folder, so an episode is recorded once, by the driver, whatever Ray retries or loses.
+In the shared folder it writes only under its driver session's own subfolder (`<run-id>/<session>/`):
+an actor of a driver that was killed may go on for a moment, and must not touch the files of the
+driver that resumes the run.
 A second method, `interrupt`, may run while an episode does (the actor has two threads): Ctrl-C on the
 driver ends the running episodes as `interrupted`, as locally.
 """
@@ -28,6 +31,7 @@ from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import EpisodeLog, ErrorInfo
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner, error_info
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
+from spa_bench.runner.scheduler import DeviceReport
 from spa_bench.secrets import register_secrets
 
 
@@ -53,6 +57,11 @@ def portable_job(job: EpisodeJob) -> EpisodeJob:
     return replace(job, agent_factory=RegistryAgentFactory(reference))
 
 
+def session_dir(artifact_dir: Path, run_id: str, session: str) -> Path:
+    """Where the actors of one driver session leave episodes in the shared artifact dir."""
+    return artifact_dir / run_id / session
+
+
 @dataclass(frozen=True)
 class DeviceSpec:
     """Which device an actor opens: a serial on its host, or a virtual phone it starts."""
@@ -71,6 +80,7 @@ class EpisodeRequest:
     earlier_errors: list[ErrorInfo]
     limits: EpisodeLimits
     run_id: str
+    session: str  # the driver session's id: its subfolder of the shared artifact dir
     artifact_dir: Path | None = None
     model_cache: Path | None = None
     model_cache_replay: bool = False
@@ -108,10 +118,11 @@ class DeviceHost:
         self.device: Device = self.pool.devices[0]
         self._stop = threading.Event()
 
-    def probe(self) -> DeviceInfo:
-        """The device answers; its description for the driver's records."""
+    def probe(self, label: str) -> DeviceReport:
+        """The device answers; its description and installed packages for the driver's records."""
         self.device.health_check()
-        return self.device.info().model_copy(update={"host": self.spec.host})
+        info: DeviceInfo = self.device.info().model_copy(update={"host": self.spec.host})
+        return DeviceReport(label, info, frozenset(self.device.packages(refresh=True)))
 
     def interrupt(self) -> None:
         self._stop.set()
@@ -121,7 +132,8 @@ class DeviceHost:
         register_secrets(set(request.secrets))  # scrubbed from what the episode writes here too
         job = request.job
         if request.artifact_dir is not None:
-            scratch = request.artifact_dir / request.run_id / f"{job.episode_id}.attempt{request.attempt}"
+            scratch = (session_dir(request.artifact_dir, request.run_id, request.session)
+                       / f"{job.episode_id}.attempt{request.attempt}")
             shutil.rmtree(scratch, ignore_errors=True)
         else:
             scratch = Path(tempfile.mkdtemp(prefix="spa-bench-episode-"))

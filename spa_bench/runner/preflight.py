@@ -7,7 +7,7 @@ any device of the pool, so a package counts as present only when every device ha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from spa_bench.device.device import Device
@@ -22,9 +22,16 @@ class MissingApps:
     serials: tuple[str, ...]  # the devices that lack at least one of them
 
 
-def find_missing_apps(tasks: Sequence[Task], devices: Sequence[Device]) -> list[MissingApps]:
-    """Tasks (each once, in order) with packages that some device has not installed (`pm list packages`)."""
-    installed = {device.serial: device.packages() for device in devices}
+def installed_packages(devices: Sequence[Device]) -> dict[str, Collection[str]]:
+    """Each device's installed packages (`pm list packages`), by serial."""
+    return {device.serial: device.packages() for device in devices}
+
+
+def find_missing_apps(tasks: Sequence[Task],
+                      devices: Sequence[Device] | Mapping[str, Collection[str]]) -> list[MissingApps]:
+    """Tasks (each once, in order) with packages that some device has not installed. `devices`: the
+    devices, or each device's installed packages by name (devices on a cluster's hosts report theirs)."""
+    installed = devices if isinstance(devices, Mapping) else installed_packages(devices)
     seen: set[str] = set()
     missing = []
     for task in tasks:
@@ -47,7 +54,13 @@ def describe(missing: Sequence[MissingApps], limit: int = 20) -> str:
             f"missing packages {', '.join(packages)}; tasks: {tasks}{more}")
 
 
-def check_apps(tasks: Sequence[Task], devices: Sequence[Device], skip_missing: bool) -> set[str]:
+def can_run(task: Task, packages: Collection[str]) -> bool:
+    """A device with these packages installed has every app of the task."""
+    return all(p in packages for p in task.packages)
+
+
+def check_apps(tasks: Sequence[Task], devices: Sequence[Device] | Mapping[str, Collection[str]],
+               skip_missing: bool) -> set[str]:
     """The ids of tasks to leave out (only with `skip_missing`); otherwise refuse the run, naming them."""
     missing = find_missing_apps(tasks, devices)
     if missing and not skip_missing:

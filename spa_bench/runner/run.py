@@ -6,6 +6,8 @@ episode that already has a final log and running the rest (each exactly once mor
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import logging
 import os
@@ -14,6 +16,7 @@ import subprocess
 import sys
 import threading
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
@@ -190,8 +193,13 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                             screen=config.evaluate)
     model_cache = _model_cache(config)  # a bad folder fails here, before any phone starts
     pool = _open_pool(config) if todo else DevicePool([])
+    held = contextlib.ExitStack()
     try:
-        skipped = check_apps([j.task for j in todo], pool.devices, config.skip_missing_apps)
+        if resume_dir is not None:
+            held.enter_context(hold_run_folder(layout.root))
+        present = executor.present_devices(pool, events, stop, run_id) if todo else []
+        skipped = check_apps([j.task for j in todo], {r.name: r.packages for r in present},
+                             config.skip_missing_apps)
         if skipped:
             log.warning("skipping %d task(s) whose apps are not installed: %s", len(skipped),
                         ", ".join(sorted(skipped)))
@@ -207,14 +215,17 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                 task_ids=sorted({j.task.id for j in jobs}),
                 agents=[AgentSpec(name=a.label, reference=a.agent, args=redact_mapping(a.args))
                         for a in config.agents],
-                repeats=config.repeats, seed=config.seed, devices=[d.info() for d in pool.devices],
+                repeats=config.repeats, seed=config.seed, devices=[r.info for r in present],
                 settings={"config": _redacted_config(config)})
             layout.write_manifest(manifest)
+            held.enter_context(hold_run_folder(layout.root))
         limits = EpisodeLimits(max_steps=config.max_steps, step_timeout_s=config.step_timeout_s,
                                episode_timeout_s=config.episode_timeout_s, settle_s=config.settle_s)
 
         work = EpisodeWork(layout, limits, run_id, stop, scorers.after_episode, model_cache,
                            frozenset(_run_secrets(config)))
+        for report in present:  # a resumed run's devices may be others than the first session's
+            work.record_device(report.info)
 
         failed: dict[str, str] = {}
         done_before = {j.episode_id for j in jobs} - {j.episode_id for j in todo}
@@ -231,27 +242,51 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
             with use_cache(model_cache):  # every model client of the run's agents and judge
                 executor.run([Attempt(j) for j in todo], pool, work, Broadcast(Recording(), events), budget,
                              config.max_retries)
+    except BaseException:
+        held.close()
+        raise
     finally:
+        executor.close()
         pool.close()
         scorers.close()
-    logs = []
-    for episode in layout.episode_ids():
-        try:
-            logs.append(layout.read_episode(episode))
-        except ResultsError:
-            continue
-    final_ids = {log.episode_id for log in logs if log.status == "finished"
-                 and log.termination not in UNFINISHED}
-    costs = [log.usage.cost_usd for log in logs if log.episode_id in final_ids]
-    undone = sorted({j.episode_id for j in jobs} - final_ids - set(failed))
-    summary = RunSummary(
-        run_id=run_id, started_at=started_at, finished_at=datetime.now(UTC), interrupted=stop.is_set(),
-        planned=len(jobs), finished=len(final_ids & {j.episode_id for j in jobs}),
-        undone=undone, failed=failed, removed_devices=dict(pool.removed), budget_usd=config.budget_usd,
-        spent_usd=sum(c for c in costs if c is not None), cost_unknown=sum(1 for c in costs if c is None),
-        stopped_by_budget=budget.exceeded and bool(undone) and not stop.is_set())
-    layout.write_summary(summary)
+    try:  # the run is this driver's until its summary is written
+        logs = []
+        for episode in layout.episode_ids():
+            try:
+                logs.append(layout.read_episode(episode))
+            except ResultsError:
+                continue
+        final_ids = {log.episode_id for log in logs if log.status == "finished"
+                     and log.termination not in UNFINISHED}
+        costs = [log.usage.cost_usd for log in logs if log.episode_id in final_ids]
+        undone = sorted({j.episode_id for j in jobs} - final_ids - set(failed))
+        summary = RunSummary(
+            run_id=run_id, started_at=started_at, finished_at=datetime.now(UTC), interrupted=stop.is_set(),
+            planned=len(jobs), finished=len(final_ids & {j.episode_id for j in jobs}),
+            undone=undone, failed=failed, removed_devices=dict(pool.removed), budget_usd=config.budget_usd,
+            spent_usd=sum(c for c in costs if c is not None), cost_unknown=sum(1 for c in costs if c is None),
+            stopped_by_budget=budget.exceeded and bool(undone) and not stop.is_set())
+        layout.write_summary(summary)
+    finally:
+        held.close()
     return RunResult(layout.root, manifest, summary, logs)
+
+
+@contextlib.contextmanager
+def hold_run_folder(root: Path) -> Iterator[None]:
+    """One driver at a time per run folder (a lock on the folder itself, freed when the process ends,
+    however it ends): a resumed Ray run removes what earlier sessions of the run left on the cluster,
+    which is only right when none of them is still running."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfigError(f"{root}: another spa-bench process is running this run; wait for it to end "
+                              f"(or stop it) before resuming") from None
+        yield
+    finally:
+        os.close(fd)
 
 
 class Budget(threading.Event):

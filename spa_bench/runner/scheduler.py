@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from spa_bench.device.device import Device
+from spa_bench.device.info import DeviceInfo
 from spa_bench.errors import DeviceError, classify
 from spa_bench.models.cache import ModelCache
 from spa_bench.results.layout import RunLayout
@@ -30,7 +31,23 @@ from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner, e
 from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool
 
-__all__ = ["Attempt", "Broadcast", "EpisodeWork", "Events", "Executor", "LocalThreadExecutor"]
+__all__ = ["Attempt", "Broadcast", "DeviceReport", "EpisodeWork", "Events", "Executor", "LocalThreadExecutor",
+           "same_device"]
+
+
+@dataclass(frozen=True)
+class DeviceReport:
+    """A device of the run as the run's bookkeeping sees it: how events name it, its description for
+    the manifest, and its installed packages (for the app check before the run)."""
+
+    name: str
+    info: DeviceInfo
+    packages: frozenset[str]
+
+
+def same_device(a: DeviceInfo, b: DeviceInfo) -> bool:
+    """One device: the same serial on the same host (virtual phones of two hosts may share a serial)."""
+    return (a.host, a.serial) == (b.host, b.serial)
 
 
 @dataclass
@@ -72,16 +89,40 @@ class EpisodeWork:
             recorder.save(log)
         return log
 
+    def record_device(self, info: DeviceInfo) -> None:
+        """A device that joined the run (a cluster host's): added to the manifest's devices, once."""
+        manifest = self.layout.read_manifest()
+        if any(same_device(info, known) for known in manifest.devices):
+            return
+        self.layout.write_manifest(manifest.model_copy(update={"devices": [*manifest.devices, info]}))
+
 
 class Executor(Protocol):
+    def present_devices(self, pool: DevicePool, events: Events, stop: threading.Event,
+                        run_id: str) -> list[DeviceReport]:
+        """The devices there are before the first episode (a cluster's: those whose hosts have joined,
+        once they answer), for the app check and the manifest."""
+        ...
+
     def run(self, attempts: list[Attempt], pool: DevicePool, work: EpisodeWork, events: Events,
             stop: threading.Event, max_retries: int) -> list[Attempt]:
         """Run every attempt; return those left undone (stopped, or no healthy device left)."""
         ...
 
+    def close(self) -> None:
+        """Let go of what `present_devices` or `run` acquired."""
+        ...
+
 
 class LocalThreadExecutor:
     """One worker thread per device, all pulling from one queue."""
+
+    def present_devices(self, pool: DevicePool, events: Events, stop: threading.Event,
+                        run_id: str) -> list[DeviceReport]:
+        return [DeviceReport(d.serial, d.info(), frozenset(d.packages())) for d in pool.devices]
+
+    def close(self) -> None:
+        return None
 
     def run(self, attempts: list[Attempt], pool: DevicePool, work: EpisodeWork, events: Events,
             stop: threading.Event, max_retries: int) -> list[Attempt]:

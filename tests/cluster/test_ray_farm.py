@@ -9,6 +9,7 @@ in a few seconds); the tests run in order on it.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -29,6 +30,7 @@ from spa_bench.testing.ray_cluster import LoopbackCluster
 
 pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.xdist_group("ray-cluster"),
               pytest.mark.timeout(600)]
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "spa_bench_sample"  # SPA-Bench's own CSV format
 SUITE = "starter"  # 22 tasks in both languages, one per app, and two cross-app tasks
 HANG_GUARD_S = 300.0  # not a speed limit: only how long a broken run may hang before the test says so
 
@@ -107,6 +109,9 @@ def assert_recorded_exactly_once_and_oracle_100(run_dir: Path) -> list[EpisodeLo
     summary = RunLayout(run_dir).read_summary()
     assert (summary.planned, summary.finished, summary.undone, summary.failed) == (len(planned),
                                                                                    len(planned), [], {})
+    # the manifest names every device that ran an episode (the driver adds them as they join)
+    devices = {(d.host, d.serial) for d in RunLayout(run_dir).read_manifest().devices}
+    assert {(log.device.host, log.device.serial) for log in logs} <= devices
     for log in logs:  # every screenshot the log names was shipped back and written by the driver
         folder = run_dir / "episodes" / log.episode_id
         assert log.final_observation is not None and log.final_observation.screenshot is not None
@@ -166,6 +171,13 @@ def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: L
     # the driver records an episode only when it has come back whole: nothing half-written is left
     assert all(log.status == "finished" for log in before.values())
     assert len(before) < len(planned_ids())
+    # A driver killed after recording an episode and before removing its copy in the shared folder
+    # leaves the copy (the test kills it right after an episode is recorded, so that happens under load);
+    # the resumed run does not run that episode again, yet must remove it. Made sure of here:
+    recorded_first = sorted(before)[0]
+    copy_left = shared / run_dir.name / f"{recorded_first}.attempt1" / "episodes" / recorded_first
+    (copy_left / "screenshots").mkdir(parents=True, exist_ok=True)
+    (copy_left / "screenshots" / "final.png").write_bytes(b"left by the killed driver")
     resumed = driver(cluster, out, "--resume", str(run_dir))
     assert resumed.wait(timeout=HANG_GUARD_S) == 0
     logs = assert_recorded_exactly_once_and_oracle_100(run_dir)
@@ -181,6 +193,36 @@ def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: L
         if log.episode_id in before:
             assert log.started_at == before[log.episode_id].started_at
             assert log.finished_at == before[log.episode_id].finished_at
+
+
+def test_tasks_whose_apps_the_phones_lack_are_refused_then_skipped(cluster: LoopbackCluster,
+                                                                  tmp_path: Path) -> None:
+    """As a local run: the devices of the hosts in the cluster say what they have installed before any
+    episode starts. SPA-Bench's sample weather and notes apps are not on the virtual phones, Settings is."""
+    tasks_dir, out = tmp_path / "tasks", tmp_path / "results"
+    imported = subprocess.run([sys.executable, "-m", "spa_bench", "tasks", "import-spa-bench",
+                               *map(str, [*sorted(SAMPLE.glob("*.csv")), SAMPLE / "cross-app-split"]),
+                               "--out", str(tasks_dir / "spa")], capture_output=True, text=True,
+                              env=cluster.env, timeout=120)
+    assert imported.returncode == 0, imported.stderr
+    args = ["--executor", "ray", "--ray-address", cluster.address, "-t", str(tasks_dir), "--agent", "noop",
+            "--max-steps", "1", "--phones-per-node", "1"]
+    refused = driver(cluster, out, *args)
+    assert refused.wait(timeout=HANG_GUARD_S) == 2
+    message = " ".join(refused.log_path.read_text().split())  # type: ignore[attr-defined]
+    assert "need apps not installed on device(s) 127.0.0.3/phone-0, 127.0.0.4/phone-0" in message, message
+    assert "weather_0 (com.example.weather)" in message and "--skip-missing-apps" in message
+    assert "settings_0_ENG" not in message
+    assert not list(out.glob("*")), "nothing may be written for a refused run"
+    ran = driver(cluster, out, *args, "--skip-missing-apps")
+    assert ran.wait(timeout=HANG_GUARD_S) == 0, ran.log_path.read_text()[-3000:]  # type: ignore[attr-defined]
+    run_dir = run_folder(out)
+    manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    assert sorted(manifest["task_ids"]) == ["settings_0_CHN", "settings_0_ENG"]
+    assert sorted((d["host"], d["kind"]) for d in manifest["devices"]) == [("127.0.0.3", "virtual"),
+                                                                          ("127.0.0.4", "virtual")]
+    assert sorted(log.episode_id for log in recorded(run_dir)) == ["noop__settings_0_CHN__r0",
+                                                                   "noop__settings_0_ENG__r0"]
 
 
 THINKER = """

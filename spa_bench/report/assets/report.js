@@ -551,7 +551,7 @@
             ["removed devices", Object.keys(s.removed_devices).length ? Object.entries(s.removed_devices).map(([k, v]) => `${k}: ${v}`).join("\n") : "none"]])
             : h("p", { class: "note" }, "no summary.json: the run did not end (still running, or killed)")),
         h("h4", null, "Agents"), simpleTable(["name", "reference", "arguments"], m.agents.map((a) => [a.name, a.reference, JSON.stringify(a.args)])),
-        h("h4", null, "Devices"), simpleTable(["serial", "kind", "model", "Android", "SDK", "screen", "locale"], m.devices.map((d) => [d.serial, d.kind, d.model || "", d.android_release || "", d.sdk === null ? "" : String(d.sdk),
+        h("h4", null, "Devices"), simpleTable(["host", "serial", "kind", "model", "Android", "SDK", "screen", "locale"], m.devices.map((d) => [d.host || "", d.serial, d.kind, d.model || "", d.android_release || "", d.sdk === null ? "" : String(d.sdk),
           d.screen_width ? `${d.screen_width}×${d.screen_height}` : "", d.locale || ""]))));
     }
   }
