@@ -18,7 +18,7 @@ from spa_bench.results.layout import RunLayout
 from spa_bench.runner import run as run_module
 from spa_bench.runner.config import AgentConfig, RunConfig
 from spa_bench.runner.run import run_benchmark
-from spa_bench.tasks.repository import TaskFilter
+from spa_bench.tasks.repository import TaskFilter, TaskRepository
 
 pytestmark = pytest.mark.usefixtures("adb_env")
 
@@ -53,6 +53,7 @@ KILLER = textwrap.dedent('''
 def test_sigkill_then_resume_records_every_episode_exactly_once(results_dir: Path, tmp_path: Path) -> None:
     agent_file = tmp_path / "slow.py"
     agent_file.write_text(SLOW_ORACLE)
+    planned = 2 * len(TaskRepository().select(TaskFilter(suites=["settings"])))  # two agents
     cmd = [sys.executable, "-m", "spa_bench", "run", "--suite", "settings", "--agent",
            f"{agent_file}:SlowOracle", "--agent", "noop", "--phones", "1", "--out", str(results_dir)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
@@ -78,22 +79,22 @@ def test_sigkill_then_resume_records_every_episode_exactly_once(results_dir: Pat
     run_dir = runs[0].parent
     layout = RunLayout(run_dir)
     assert not layout.summary_path.exists()  # killed: no summary was written
-    assert len(layout.episode_ids()) < 20
+    assert len(layout.episode_ids()) < planned
     resumed = subprocess.run([sys.executable, "-m", "spa_bench", "run", "--resume", str(run_dir)],
                              capture_output=True, text=True, timeout=600, env=os.environ.copy())
     assert resumed.returncode == 0, resumed.stderr
     logs = list(layout.episodes())
     ids = [log.episode_id for log in logs]
-    assert len(ids) == 20 and len(set(ids)) == 20
+    assert len(ids) == planned and len(set(ids)) == planned
     assert all(log.status == "finished" and log.termination in ("done", "infeasible") for log in logs)
     # episodes finished before the kill were kept as they were, not run again
     for log in logs:
         if log.episode_id in finished_before:
             assert log.started_at.isoformat() == finished_before[log.episode_id]
     summary = layout.read_summary()
-    assert summary.planned == 20 and summary.finished == 20 and summary.undone == []
+    assert summary.planned == planned and summary.finished == planned and summary.undone == []
     oracle_ok = [v.success for log in logs if log.agent.name == "SlowOracle" for v in log.verdicts]
-    assert oracle_ok == [True] * 10
+    assert oracle_ok == [True] * (planned // 2)
 
 
 def test_a_phone_killed_mid_episode_is_replaced_and_reported(results_dir: Path, tmp_path: Path,
