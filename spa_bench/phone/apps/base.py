@@ -224,6 +224,30 @@ class Activity:
         )
 
 
+class TabbedActivity(Activity):
+    """A screen with tabs (a bottom navigation bar or top tabs): the tab is screen state, first taken from
+    the launch arguments (`tab`); switching tabs scrolls to the top; BACK closes a menu or dialog first,
+    then returns to the first tab, then leaves the screen - as Android's navigation components do."""
+
+    first_tab: ClassVar[str] = "home"
+
+    @property
+    def tab(self) -> str:
+        return str(self.ui("tab", self.record.args.get("tab", self.first_tab)))
+
+    def switch(self, tab: str) -> None:
+        self.record.ui.pop("scroll", None)
+        self.set_ui("tab", tab)
+
+    def on_back(self) -> bool:
+        if super().on_back():
+            return True
+        if self.tab != self.first_tab:
+            self.switch(self.first_tab)
+            return True
+        return False
+
+
 class App:
     """An installed app. Subclasses set the class attributes and list their activities."""
 

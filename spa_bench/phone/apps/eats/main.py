@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from functools import partial
 
+from spa_bench.phone.apps.base import TabbedActivity
 from spa_bench.phone.apps.eats.base import ADDRESSES, COUPONS, ORDER, RESTAURANT, RID, SEARCH, EatsActivity
 from spa_bench.phone.apps.eats.models import Order
 from spa_bench.phone.apps.shop.widgets import NavItem, bottom_nav, chip
@@ -14,22 +15,8 @@ from spa_bench.phone.ui import FRAME, LINEAR, Button, ImageView, Rect, TextView,
 TABS = (("home", "home"), ("orders", "receipt"), ("me", "person"))
 
 
-class MainActivity(EatsActivity):
+class MainActivity(TabbedActivity, EatsActivity):
     name = "com.spa.eats.MainActivity"
-
-    @property
-    def tab(self) -> str:
-        return str(self.ui("tab", self.record.args.get("tab", "home")))
-
-    def on_back(self) -> bool:
-        if self.tab != "home":
-            self.set_ui("tab", "home")
-            return True
-        return super().on_back()
-
-    def switch(self, tab: str) -> None:
-        self.record.ui.pop("scroll", None)
-        self.set_ui("tab", tab)
 
     def build(self, area: Rect) -> View:
         kit = self.kit

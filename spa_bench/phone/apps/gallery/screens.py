@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING
 
-from spa_bench.phone.apps.base import Activity
+from spa_bench.phone.apps.base import Activity, TabbedActivity
 from spa_bench.phone.apps.files.listing import format_date, format_size
 from spa_bench.phone.apps.gallery.images import dimensions, fitted, thumbnail
 from spa_bench.phone.apps.gallery.store import Album, Photo
@@ -115,24 +115,9 @@ class GalleryActivity(Activity):
         self.ctx.start_activity(PHOTO, {"path": path, "album": album}, package=PACKAGE)
 
 
-class MainActivity(GalleryActivity):
+class MainActivity(TabbedActivity, GalleryActivity):
     name = f"{PACKAGE}.GalleryActivity"
-
-    @property
-    def tab(self) -> str:
-        return str(self.ui("tab", "photos"))
-
-    def switch(self, tab: str) -> None:
-        self.record.ui.pop("scroll", None)
-        self.set_ui("tab", tab)
-
-    def on_back(self) -> bool:
-        if super().on_back():
-            return True
-        if self.tab != "photos":
-            self.switch("photos")
-            return True
-        return False
+    first_tab = "photos"
 
     def build(self, area: Rect) -> View:
         kit = self.kit

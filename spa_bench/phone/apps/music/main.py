@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from spa_bench.phone.apps.base import TabbedActivity
 from spa_bench.phone.apps.music.base import ALBUM, PLAYLIST, RID, SEARCH, MusicActivity, art
 from spa_bench.phone.apps.music.store import Track
 from spa_bench.phone.apps.shop.widgets import icon_button
@@ -14,24 +15,9 @@ from spa_bench.phone.ui.fonts import text_width
 TABS = ("songs", "albums", "playlists", "liked")
 
 
-class MusicMainActivity(MusicActivity):
+class MusicMainActivity(TabbedActivity, MusicActivity):
     name = "com.android.music.MusicActivity"
-
-    @property
-    def tab(self) -> str:
-        return str(self.ui("tab", self.record.args.get("tab", "songs")))
-
-    def switch(self, tab: str) -> None:
-        self.record.ui.pop("scroll", None)
-        self.set_ui("tab", tab)
-
-    def on_back(self) -> bool:
-        if super().on_back():
-            return True
-        if self.tab != "songs":
-            self.switch("songs")
-            return True
-        return False
+    first_tab = "songs"
 
     def build(self, area: Rect) -> View:
         kit = self.kit

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from functools import partial
 
+from spa_bench.phone.apps.base import TabbedActivity
 from spa_bench.phone.apps.shop.base import GLYPHS, HUES, RID, ShopActivity
 from spa_bench.phone.apps.shop.catalogue import CATEGORIES
 from spa_bench.phone.apps.shop.store import CartLine, Order
@@ -16,22 +17,8 @@ TABS = (("home", "home"), ("wishlist", "heart"), ("cart", "cart"), ("orders", "r
 SEARCH = "com.spa.shop.SearchActivity"
 
 
-class MainActivity(ShopActivity):
+class MainActivity(TabbedActivity, ShopActivity):
     name = "com.spa.shop.MainActivity"
-
-    @property
-    def tab(self) -> str:
-        return str(self.ui("tab", self.record.args.get("tab", "home")))
-
-    def on_back(self) -> bool:
-        if self.tab != "home":
-            self.set_ui("tab", "home")
-            return True
-        return super().on_back()
-
-    def switch(self, tab: str) -> None:
-        self.record.ui.pop("scroll", None)
-        self.set_ui("tab", tab)
 
     def build(self, area: Rect) -> View:
         kit = self.kit

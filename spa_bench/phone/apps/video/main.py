@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from spa_bench.phone.apps.base import TabbedActivity
 from spa_bench.phone.apps.shop.widgets import NavItem, bottom_nav, chip, icon_button
 from spa_bench.phone.apps.video.base import RID, SEARCH, VideoActivity
 from spa_bench.phone.apps.video.seed import CATEGORIES
@@ -14,24 +15,8 @@ from spa_bench.phone.ui import FRAME, Rect, TextView, View
 LIBRARY = (("history", "history"), ("watch_later", "watch_later"), ("liked_videos", "thumb_up"))
 
 
-class VideoMainActivity(VideoActivity):
+class VideoMainActivity(TabbedActivity, VideoActivity):
     name = "com.spa.video.MainActivity"
-
-    @property
-    def tab(self) -> str:
-        return str(self.ui("tab", "home"))
-
-    def switch(self, tab: str) -> None:
-        self.record.ui.pop("scroll", None)
-        self.set_ui("tab", tab)
-
-    def on_back(self) -> bool:
-        if super().on_back():
-            return True
-        if self.tab != "home":
-            self.switch("home")
-            return True
-        return False
 
     def build(self, area: Rect) -> View:
         kit = self.kit
