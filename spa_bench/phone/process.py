@@ -85,6 +85,9 @@ class PhoneProcess:
         self._close_pipe()
 
 
+PORT_RETRIES = 3  # new port pairs for a phone whose port was taken before it could bind
+
+
 def _accepts(port: int) -> bool:
     with socket.socket() as s:
         s.settimeout(0.5)
@@ -179,12 +182,23 @@ def start_phone_processes(n: int, size: str = "1080x2400", locale: str = "en",
     phones: list[PhoneProcess] = []
     try:
         taken: set[int] = set()
-        for _ in range(n):
+
+        def spawn() -> PhoneProcess:
             port = find_free_port_pair(avoid=taken | {p - 1 for p in taken})
             taken.add(port)
-            phones.append(_spawn(port, root / f"phone-{port}", locale, size, clock))
-        for phone in phones:
-            _wait_ready(phone)
+            return _spawn(port, root / f"phone-{port}", locale, size, clock)
+
+        phones.extend(spawn() for _ in range(n))
+        for i in range(n):
+            for attempt in range(PORT_RETRIES + 1):
+                try:
+                    _wait_ready(phones[i])
+                    break
+                except PhoneError as exc:
+                    # another process may grab a picked port between the check and the phone's bind
+                    if "already in use" not in str(exc) or attempt == PORT_RETRIES:
+                        raise
+                    phones[i] = spawn()
     except BaseException:
         ProcessPhonePool(phones, owned).stop()
         raise
