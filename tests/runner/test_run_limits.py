@@ -15,7 +15,7 @@ import pytest
 from spa_bench.results.layout import RunLayout
 from spa_bench.runner.config import AgentConfig, RunConfig
 from spa_bench.runner.run import run_benchmark
-from spa_bench.tasks.repository import TaskFilter
+from spa_bench.tasks.repository import TaskFilter, TaskRepository
 
 pytestmark = pytest.mark.usefixtures("adb_env")
 
@@ -77,6 +77,7 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(results_dir: Path, tmp_path: P
                              capture_output=True, timeout=300, env=os.environ.copy())
     assert resumed.returncode == 0, resumed.stderr.decode()
     summary = layout.read_summary()
-    assert not summary.interrupted and summary.undone == [] and summary.finished == 10
-    assert len(layout.episode_ids()) == 10
+    planned = len(TaskRepository().select(TaskFilter(suites=["settings"])))
+    assert not summary.interrupted and summary.undone == [] and summary.finished == planned
+    assert len(layout.episode_ids()) == planned
     assert all(log.termination == "max_steps" for log in layout.episodes())
