@@ -165,12 +165,19 @@ class _DriverLoop:
         the start of the run."""
         self.run_id, self.started = run_id, True
         self._end_earlier_sessions()
-        self._discover()
-        deadline = time.monotonic() + self.ex.probe_timeout_s + 1.0
-        while self.probes and not self.stop.is_set() and time.monotonic() < deadline:
-            self._wait()
-        return [a.report for a in sorted(self.actors.values(), key=lambda a: a.slot.label)
-                if a.ready and a.report is not None]
+        # a cluster with no device yet (workers still joining, or rejoining after a host died) is waited
+        # for as the run waits for devices, so that the app check sees the devices it will use
+        joined_by = time.monotonic() + self.ex.wait_for_devices_s
+        while True:
+            self._discover()
+            deadline = time.monotonic() + self.ex.probe_timeout_s + 1.0
+            while self.probes and not self.stop.is_set() and time.monotonic() < deadline:
+                self._wait()
+            ready = [a.report for a in sorted(self.actors.values(), key=lambda a: a.slot.label)
+                     if a.ready and a.report is not None]
+            if ready or self.stop.is_set() or time.monotonic() >= joined_by:
+                return ready
+            self.stop.wait(self.ex.discover_every_s)
 
     def run(self, attempts: list[Attempt], work: EpisodeWork, max_retries: int) -> list[Attempt]:
         self.work, self.max_retries = work, max_retries
