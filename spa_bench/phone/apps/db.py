@@ -8,6 +8,8 @@ write several rows wrap them in BEGIN/COMMIT themselves.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 
@@ -19,3 +21,16 @@ def connect(path: Path, rows: bool = False) -> sqlite3.Connection:
     if rows:
         conn.row_factory = sqlite3.Row
     return conn
+
+
+class AppDatabase:
+    """Base of an app's store: `db()` opens the app's database (found by `path` on each call, since the
+    data dir moves with snapshots) for one block of work and closes it after."""
+
+    def __init__(self, path: Callable[[], Path]) -> None:
+        self._path = path
+
+    @contextmanager
+    def db(self) -> Iterator[sqlite3.Connection]:
+        with closing(connect(self._path(), rows=True)) as conn:
+            yield conn

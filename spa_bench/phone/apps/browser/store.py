@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import closing, contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
 from spa_bench.phone.apps.browser import sites_en, sites_zh
 from spa_bench.phone.apps.browser.web import HOME_URL
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 
 SCHEMA = """
 CREATE TABLE tabs (_id INTEGER PRIMARY KEY AUTOINCREMENT, url TEXT NOT NULL, title TEXT, stack TEXT NOT NULL,
@@ -92,15 +90,7 @@ def _tab(r: sqlite3.Row) -> Tab:
     return Tab(int(r["_id"]), r["url"], r["title"] or "", tuple(json.loads(r["stack"])), bool(r["active"]))
 
 
-class BrowserStore:
-    def __init__(self, path: Callable[[], Path]) -> None:
-        self._path = path
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
-
+class BrowserStore(AppDatabase):
     def ensure(self) -> None:
         if self._path().exists():
             return

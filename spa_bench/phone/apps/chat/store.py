@@ -12,14 +12,11 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
 from spa_bench.phone.apps.chat.seed import CONTACTS, HISTORY
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 
 SCHEMA = """
 CREATE TABLE contacts (_id INTEGER PRIMARY KEY, name TEXT NOT NULL, phone TEXT, hue TEXT);
@@ -74,15 +71,7 @@ def _message(r: sqlite3.Row) -> Message:
     )
 
 
-class ChatStore:
-    def __init__(self, path: Callable[[], Path]) -> None:
-        self._path = path
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
-
+class ChatStore(AppDatabase):
     def ensure(self) -> None:
         if self._path().exists():
             return

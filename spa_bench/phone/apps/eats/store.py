@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 from spa_bench.phone.apps.eats.models import Address, CartLine, Coupon, Dish, Order, OrderItem, Restaurant
 from spa_bench.phone.apps.eats.seed import ADDRESSES, COUPONS, MENUS, PAST_ORDERS, RESTAURANTS
 
@@ -82,18 +81,13 @@ def status_at(created_at: int, eta_at: int, now_ms: int) -> str:
     return "placed"
 
 
-class EatsStore:
+class EatsStore(AppDatabase):
     """Open-per-call SQLite access (a snapshot swaps the files underneath)."""
 
     def __init__(self, path: Callable[[], Path]) -> None:
-        self._path = path
+        super().__init__(path)
         self._menu: dict[str, Dish] | None = None
         self._restaurants: dict[str, Restaurant] | None = None
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
 
     def ensure(self) -> None:
         if self._path().exists():

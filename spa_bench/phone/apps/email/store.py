@@ -17,13 +17,11 @@ user did.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import closing, contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 from spa_bench.phone.apps.email.seed import ACCOUNTS, LABELS, THREADS
 
 SCHEMA = """
@@ -109,15 +107,7 @@ def addresses(text: str) -> list[str]:
     return [a.strip() for a in text.replace(";", ",").split(",") if a.strip()]
 
 
-class EmailStore:
-    def __init__(self, path: Callable[[], Path]) -> None:
-        self._path = path
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
-
+class EmailStore(AppDatabase):
     def ensure(self) -> None:
         if self._path().exists():
             return

@@ -13,13 +13,11 @@ MediaStore sees them: the Files app lists the same files), and
 from __future__ import annotations
 
 import posixpath
-import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 from spa_bench.phone.vfs import VfsError, VirtualFS
 
 SCHEMA = """
@@ -76,15 +74,10 @@ def scan(fs: VirtualFS) -> list[Photo]:
     return sorted(found, key=lambda p: (p.mtime, p.name), reverse=True)
 
 
-class GalleryStore:
+class GalleryStore(AppDatabase):
     def __init__(self, path: Callable[[], Path], fs: Callable[[], VirtualFS]) -> None:
-        self._path = path
+        super().__init__(path)
         self._fs = fs
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
 
     def ensure(self) -> None:
         if self._path().exists():

@@ -15,13 +15,12 @@ Seeded rows have ids below 1000; the first row made on the phone gets 1001 (`WHE
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 from spa_bench.phone.apps.maps.seed import PLACES, Place
 
 SCHEMA = """
@@ -60,15 +59,10 @@ def _ms(text: str) -> int:
     return int(datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp() * 1000)
 
 
-class MapsStore:
+class MapsStore(AppDatabase):
     def __init__(self, path: Callable[[], Path]) -> None:
-        self._path = path
+        super().__init__(path)
         self.by_key = {p.key: p for p in PLACES}
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
 
     def ensure(self) -> None:
         if self._path().exists():

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 from spa_bench.phone.apps.music.seed import ALBUMS, LIKED, LIKED_AT, PLAYLISTS, seconds
 
 SCHEMA = """
@@ -106,17 +105,12 @@ def _track(r: sqlite3.Row) -> Track:
     )
 
 
-class MusicStore:
+class MusicStore(AppDatabase):
     """Open-per-call SQLite access (a snapshot swaps the files underneath)."""
 
     def __init__(self, path: Callable[[], Path]) -> None:
-        self._path = path
+        super().__init__(path)
         self._tracks: dict[int, Track] | None = None
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
 
     def ensure(self) -> None:
         if self._path().exists():

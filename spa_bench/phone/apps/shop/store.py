@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from spa_bench.phone.api import Locale
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 from spa_bench.phone.apps.shop.catalogue import CATALOGUE, PAST_ORDERS, SEED_CART, SEED_WISHLIST
 
 SCHEMA = """
@@ -99,17 +98,12 @@ def _product(row: sqlite3.Row) -> Product:
     )
 
 
-class ShopStore:
+class ShopStore(AppDatabase):
     """Open-per-call SQLite access (a snapshot swaps the files underneath)."""
 
     def __init__(self, path: Callable[[], Path]) -> None:
-        self._path = path
+        super().__init__(path)
         self._products: dict[str, Product] | None = None
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
 
     def ensure(self) -> None:
         if self._path().exists():

@@ -18,13 +18,12 @@ Times are epoch milliseconds.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 from spa_bench.phone.apps.social.seed import ME, ME_ID, POSTS, USERS
 
 SCHEMA = """
@@ -159,15 +158,10 @@ FROM posts p
 """
 
 
-class SocialStore:
+class SocialStore(AppDatabase):
     def __init__(self, path: Callable[[], Path], now: Callable[[], datetime]) -> None:
-        self._path = path
+        super().__init__(path)
         self._now = now
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
 
     def ensure(self) -> None:
         if self._path().exists():

@@ -20,15 +20,13 @@ set up in Chinese is left to the viewer: the default is the same in both, so che
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from spa_bench.phone.api import Locale
-from spa_bench.phone.apps.db import connect
+from spa_bench.phone.apps.db import AppDatabase
 from spa_bench.phone.apps.video.seed import CHANNELS, COMMENTS, HISTORY, LIKED, VIDEOS, WATCH_LATER, seconds
 
 SCHEMA = """
@@ -109,18 +107,13 @@ def _ms(when: datetime) -> int:
     return int((when - datetime(1970, 1, 1)).total_seconds() * 1000)
 
 
-class VideoStore:
+class VideoStore(AppDatabase):
     """Open-per-call SQLite access (a snapshot swaps the files underneath)."""
 
     def __init__(self, path: Callable[[], Path], now: Callable[[], datetime]) -> None:
-        self._path = path
+        super().__init__(path)
         self._now = now
         self._videos: dict[str, Video] | None = None
-
-    @contextmanager
-    def db(self) -> Iterator[sqlite3.Connection]:
-        with closing(connect(self._path(), rows=True)) as conn:
-            yield conn
 
     def ensure(self) -> None:
         """Create and seed the database; dates are relative to the phone's clock at first start."""
