@@ -284,12 +284,14 @@ class _Handler(BaseHTTPRequestHandler):
             if isinstance(reply, str):
                 reply = TextReply(reply)
             state._wait(reply.delay_s)
-            if isinstance(reply, ErrorReply):
-                self._send_error(reply)
-            else:
-                self._send(200, _completion(reply, str(body.get("model") or "unknown"), number))
         finally:
+            # Before the answer goes out, not after: a client that has it may send its next call at once
+            # (a concurrency slot freed), and that call must not find this one still counted in flight.
             state._leave()
+        if isinstance(reply, ErrorReply):
+            self._send_error(reply)
+        else:
+            self._send(200, _completion(reply, str(body.get("model") or "unknown"), number))
 
     def _recorded(self, path: str, query: dict[str, list[str]], body: Any,
                   deployment: str | None) -> RecordedRequest:

@@ -227,10 +227,19 @@ def test_tasks_whose_apps_the_phones_lack_are_refused_then_skipped(cluster: Loop
 
 THINKER = """
 import time
+from pathlib import Path
 from spa_bench.agent import AgentStep, BaseAgent
 
 class Thinker(BaseAgent):
+    def reset(self, context):
+        super().reset(context)
+        self.steps = 0
+
     def step(self, observation):
+        self.steps += 1
+        if self.steps == 2:  # mid-episode: two more steps of 1 s follow, so a phone killed now is in use
+            port = self.context.serial.rpartition(":")[2]
+            (Path(BUSY_DIR) / f"busy-{port}").touch()
         time.sleep(1.0)
         return AgentStep({"type": "scroll", "direction": "down"}, output="thought for 1 s")
 """
@@ -244,11 +253,11 @@ def _parent(pid: int) -> int:
     return int(stat.rpartition(")")[2].split()[1])  # the field after the state
 
 
-def phones_of(node_pid: int) -> list[int]:
-    """The virtual phones the device actors of one worker host started: processes `spa_bench phone
-    start` that descend from that host's `spa-bench worker` process. Never anyone else's."""
+def phones_of(node_pid: int) -> dict[int, int]:
+    """The virtual phones the device actors of one worker host started, by adb port: processes `spa_bench
+    phone start --port N` that descend from that host's `spa-bench worker` process. Never anyone else's."""
     out = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True, check=True)
-    phones = []
+    phones = {}
     for line in out.stdout.splitlines():
         pid_text, _, args = line.strip().partition(" ")
         if "spa_bench phone start" not in args:
@@ -257,8 +266,18 @@ def phones_of(node_pid: int) -> list[int]:
         while ancestor > 1 and ancestor != node_pid:
             ancestor = _parent(ancestor)
         if ancestor == node_pid:
-            phones.append(int(pid_text))
+            words = args.split()
+            phones[int(words[words.index("--port") + 1])] = int(pid_text)
     return phones
+
+
+def busy_phone(busy_dir: Path, phones: dict[int, int]) -> int | None:
+    """The pid of one of `phones` that an episode is using now (its agent left a marker mid-episode)."""
+    for marker in busy_dir.glob("busy-*"):
+        port = int(marker.name.removeprefix("busy-"))
+        if port in phones:
+            return phones[port]
+    return None
 
 
 def test_a_phone_that_dies_mid_episode_is_retried_on_another_device(cluster: LoopbackCluster,
@@ -267,15 +286,20 @@ def test_a_phone_that_dies_mid_episode_is_retried_on_another_device(cluster: Loo
     failed health check; the driver keeps that attempt's log (not final), takes the phone out, and the
     episode runs again elsewhere with attempt 2."""
     agent = tmp_path / "thinker.py"
-    agent.write_text(THINKER)
+    agent.write_text(THINKER.replace("BUSY_DIR", repr(str(tmp_path))))
     out = tmp_path / "results"
     process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite", "smoke",
                      "--agent", f"{agent}:Thinker", "--repeats", "2", "--max-steps", "4")
     node = cluster.nodes["b"]
     try:
         wait_until("the phones of host b up", lambda: len(phones_of(node.process.pid)) == 2, process)
-        wait_until("an episode recorded", lambda: len(finished_ids(out)) >= 1, process)
-        victim = phones_of(node.process.pid)[0]
+        phones = phones_of(node.process.pid)
+        # Not just any phone of host b: one an episode is running on (under load, host a's phones may
+        # take every episode for a while, and a phone killed idle leaves nothing to retry)
+        wait_until("an episode running on a phone of host b",
+                   lambda: busy_phone(tmp_path, phones) is not None, process)
+        victim = busy_phone(tmp_path, phones)
+        assert victim is not None
         os.kill(victim, signal.SIGKILL)
         assert process.wait(timeout=HANG_GUARD_S) == 0
     finally:
