@@ -16,8 +16,11 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from spa_bench.phone.api import ProviderError
 from spa_bench.phone.apps.base import AppContext
 from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider, provider_db
+from spa_bench.phone.apps.db import connect
+from spa_bench.phone.system.providers import Value
 
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 AUTHORITY = "com.android.contacts"
@@ -26,10 +29,14 @@ NAME, PHONE, EMAIL = (
     "vnd.android.cursor.item/phone_v2",
     "vnd.android.cursor.item/email_v2",
 )
+# ContactsContract's Phone.TYPE_MOBILE and Email.TYPE_HOME, the types of every seeded number and address
+PHONE_TYPE_MOBILE, EMAIL_TYPE_HOME = "2", "1"
 
 SCHEMA = f"""
 CREATE TABLE raw_contacts (
     _id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_name TEXT,
+    account_type TEXT,
     display_name TEXT,
     starred INTEGER NOT NULL DEFAULT 0,
     deleted INTEGER NOT NULL DEFAULT 0,
@@ -134,15 +141,27 @@ def insert_contact(
     )
     if phone:
         conn.execute(
-            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, '2')",
-            (rid, PHONE, phone),
+            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, ?)",
+            (rid, PHONE, phone, PHONE_TYPE_MOBILE),
         )
     if email:
         conn.execute(
-            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, '1')",
-            (rid, EMAIL, email),
+            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, ?)",
+            (rid, EMAIL, email, EMAIL_TYPE_HOME),
         )
     return rid
+
+
+def seed_data_rows(given: str, family: str, phone: str, email: str) -> list[dict[str, str]]:
+    """The data rows of one seeded contact (name, then phone and e-mail when it has them), as
+    `content insert --uri content://com.android.contacts/data` writes them: the seed of this store and
+    of a real device (spa_bench.device.seeding) in one place."""
+    rows = [{"mimetype": NAME, "data1": display_name(given, family), "data2": given, "data3": family}]
+    if phone:
+        rows.append({"mimetype": PHONE, "data1": phone, "data2": PHONE_TYPE_MOBILE})
+    if email:
+        rows.append({"mimetype": EMAIL, "data1": email, "data2": EMAIL_TYPE_HOME})
+    return rows
 
 
 def seed(conn: sqlite3.Connection) -> None:
@@ -179,7 +198,7 @@ class ContactsStore:
         self.db = Db(lambda: provider_db(ctx, PROVIDER_PACKAGE, "contacts2.db"), SCHEMA, seed)
 
     def provider(self) -> RoutedProvider:
-        return RoutedProvider(
+        return ContactsProvider(
             AUTHORITY,
             self.db.path,
             {
@@ -254,6 +273,59 @@ class ContactsStore:
             if _digits(value) == want or (len(want) >= 7 and _digits(value).endswith(want)):
                 return str(name)
         return None
+
+
+class ContactsProvider(RoutedProvider):
+    """Writes go where ContactsProvider2 puts them: `data` inserts, updates and deletes reach the data
+    table (reads go through the view with the contact's name and star), a StructuredName row sets its raw
+    contact's display_name (built from given and family name when data1 is not given, as the name
+    splitter does), and deleting raw contacts deletes their data rows, as a sync adapter's delete does."""
+
+    _writing = False
+
+    def _target(self, path: list[str]) -> tuple[str, str | None]:
+        table, where = super()._target(path)
+        return ("data" if self._writing and table == "view_data" else table), where
+
+    def insert(self, path: list[str], values: dict[str, Value]) -> str:
+        row = dict(values)
+        if tuple(path) == ("data",) and row.get("mimetype") == NAME and not row.get("data1"):
+            row["data1"] = display_name(str(row.get("data2") or ""), str(row.get("data3") or ""))
+        self._writing = True
+        try:
+            uri = super().insert(path, row)
+        finally:
+            self._writing = False
+        if tuple(path) == ("data",) and row.get("mimetype") == NAME:
+            self._run("UPDATE raw_contacts SET display_name = ? WHERE _id = ?", row["data1"],
+                      row.get("raw_contact_id"))
+        return uri.replace(f"content://{self.authority}/view_data/", f"content://{self.authority}/data/")
+
+    def update(self, path: list[str], values: dict[str, Value], where: str | None) -> int:
+        self._writing = True
+        try:
+            return super().update(path, values, where)
+        finally:
+            self._writing = False
+
+    def delete(self, path: list[str], where: str | None) -> int:
+        self._writing = True
+        try:
+            count = super().delete(path, where)
+        finally:
+            self._writing = False
+        if tuple(path[:1]) == ("raw_contacts",):
+            self._run("DELETE FROM data WHERE raw_contact_id NOT IN (SELECT _id FROM raw_contacts)")
+        return count
+
+    def _run(self, sql: str, *params: Value) -> None:
+        conn = connect(self.db())
+        try:
+            conn.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise ProviderError(str(exc)) from exc
+        finally:
+            conn.close()
 
 
 def _digits(number: str | None) -> str:
