@@ -138,12 +138,14 @@ class SeedPlan:
 
 def seed_plan(now: datetime) -> SeedPlan:
     """The seed for a device whose clock reads `now` (naive UTC), from the virtual phone's seed modules."""
+    # The phone's OS first: importing an app's store before it runs into the OS's import of the stores.
+    import spa_bench.phone.system  # noqa: F401
     from spa_bench.phone.apps.calendar.store import LOCAL_CALENDAR, seed_events
     from spa_bench.phone.apps.clock.store import seed_alarm_rows
     from spa_bench.phone.apps.contacts.store import SEED as CONTACT_SEED
     from spa_bench.phone.apps.contacts.store import seed_data_rows
     from spa_bench.phone.apps.dialer.seed import seed_call_rows
-    from spa_bench.phone.apps.files.seed import seed_files
+    from spa_bench.phone.apps.gallery import shared_storage_seed
     from spa_bench.phone.apps.messages.store import epoch_ms, seed_messages
 
     contacts = tuple(SeedContact(starred, tuple(seed_data_rows(given, family, phone, email)))
@@ -155,7 +157,7 @@ def seed_plan(now: datetime) -> SeedPlan:
         events=tuple(e.values() for e in seed_events(now.date())),
         calls=tuple(seed_call_rows()),
         alarms=tuple(seed_alarm_rows()),
-        files=tuple(seed_files()),
+        files=tuple(shared_storage_seed()),
     )
 
 

@@ -1,8 +1,9 @@
 """The SMS database: `/data/data/com.android.providers.telephony/databases/mmssms.db`.
 
 Tables as Android's TelephonyProvider names them: `threads` (one per correspondent) and `sms` (_id,
-thread_id, address, person, date (ms UTC), date_sent, read, seen, status, type: 1 inbox / 2 sent, body),
-served as content://sms, content://sms/inbox and content://sms/sent.
+thread_id, address, person, date (ms UTC), date_sent, read, seen, status, type: 1 inbox / 2 sent /
+3 draft / 4 outbox, body),
+served as content://sms and its boxes content://sms/inbox, /sent, /draft and /outbox.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider, SeedFn, provid
 from spa_bench.phone.system.providers import Value
 
 PROVIDER_PACKAGE = "com.android.providers.telephony"
-INBOX, SENT = 1, 2
+INBOX, SENT, DRAFT, OUTBOX = 1, 2, 3, 4  # Telephony.TextBasedSmsColumns.MESSAGE_TYPE_*
 
 SCHEMA = """
 CREATE TABLE threads (
@@ -275,13 +276,14 @@ class SmsProvider(RoutedProvider):
     its correspondent's thread (Threads.getOrCreateThreadId) when it names none, and an insert into a
     box gives the message that box's type."""
 
-    BOXES: ClassVar[dict[tuple[str, ...], int | None]] = {(): None, ("inbox",): INBOX, ("sent",): SENT}
+    BOXES: ClassVar[dict[tuple[str, ...], int | None]] = {
+        (): None, ("inbox",): INBOX, ("sent",): SENT, ("draft",): DRAFT, ("outbox",): OUTBOX}
 
     def __init__(self, store: SmsStore) -> None:
         super().__init__(
             "sms",
             store.db.path,
-            {(): ("sms", None), ("inbox",): ("sms", "type = 1"), ("sent",): ("sms", "type = 2")},
+            {box: ("sms", None if kind is None else f"type = {kind}") for box, kind in self.BOXES.items()},
             prepare=store.db.ensure,
         )
         self.store = store
