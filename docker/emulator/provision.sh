@@ -2,8 +2,10 @@
 # Build the golden snapshots spa-bench resets to: spa-bench-base-en and spa-bench-base-zh.
 # Runs inside the emulator image with the AVD volume mounted (docker/README.md: "provision"): boots the
 # AVD once, installs and selects ADBKeyboard, skips the setup wizard, then per language sets the locale,
-# restarts the framework and saves the snapshot. Snapshots are tied to this host's emulator build and
-# CPU, so run this on the farm host itself.
+# restarts the framework, writes the virtual phone's seed data into the stock providers, DeskClock and
+# /sdcard (`spa-bench device seed`: the contacts, SMS, events, calls, alarms and files the portable suite's
+# checks expect) and saves the snapshot. Snapshots are tied to this host's emulator build and CPU, so run
+# this on the farm host itself.
 set -euo pipefail
 
 serial="emulator-5556"
@@ -50,6 +52,19 @@ for lang in en zh; do
         echo "error: locale is ${got}, expected ${locale}" >&2
         exit 1
     fi
+    zone="$(sh_ getprop persist.sys.timezone | tr -d '\r')"
+    if [ "${zone}" != "Etc/UTC" ] && [ "${zone}" != "UTC" ]; then
+        echo "warning: time zone is '${zone}', not UTC: calendar checks assume UTC (emulator -timezone)" >&2
+    fi
+    # The portable checks read AOSP DeskClock's alarms.db; google_apis images ship Google's Clock, which
+    # keeps the same file under its own package (docker/README.md): seed whichever is installed.
+    clock_package="com.android.deskclock"
+    if ! sh_ pm path "${clock_package}" >/dev/null 2>&1; then
+        clock_package="com.google.android.deskclock"
+    fi
+    # Stops with the serial and the failing command if any write fails (set -e).
+    spa-bench device seed --serial "${serial}" --language "${lang}" --deskclock-package "${clock_package}"
+    sh_ input keyevent KEYCODE_HOME
     console "avd snapshot save spa-bench-base-${lang}"
     echo "saved snapshot spa-bench-base-${lang} (locale ${locale})"
 done
