@@ -221,3 +221,55 @@ def test_the_portable_oracle_passes_on_the_seeded_phone(phones: Phones,
     assert result.summary.undone == [] and len(logs) == len(repo.select(TaskFilter(suites=["portable"])))
     bad = failures(logs, "oracle", True)
     assert not bad, "\n".join(bad)
+
+
+# -- refusals, on a scripted device (Content.java's failure: "Error while accessing provider:" and exit 0)
+def _scripted(answers: dict[str, str]) -> Device:
+    from spa_bench.device.device import Device
+    from spa_bench.device.transport import Request, ScriptedTransport
+
+    def handler(request: Request) -> str:
+        if request.service == "service":
+            return answers.get("root:", "adbd is already running as root\n")
+        for prefix, answer in answers.items():
+            if request.command.startswith(prefix):
+                return answer
+        if request.command.startswith("content query --uri content://com.android.contacts/raw_contacts"):
+            return "".join(f"Row: {i} _id={i + 1}\n" for i in range(42))
+        return ""
+
+    return Device("emulator-5554", transport=ScriptedTransport(handler))
+
+
+BOOTED = {"id -u": "0\n", "getprop persist.sys.locale": "en-US\n", "date +%s": "1768469400\n"}
+
+
+def test_a_provider_error_stops_seeding_naming_the_device_and_the_step() -> None:
+    from spa_bench.errors import DeviceCommandFailed
+
+    refused = "Error while accessing provider:sms\njava.lang.SecurityException: not allowed\n"
+    device = _scripted({**BOOTED, "content insert --uri content://sms": refused})
+    with pytest.raises(DeviceCommandFailed, match=r"emulator-5554: .*inserting messages.*SecurityException"):
+        seed_device(device, lambda path, data: None, "en")
+
+
+def test_a_device_without_root_is_refused_before_anything_is_written() -> None:
+    from spa_bench.errors import DeviceCommandFailed
+
+    device = _scripted({**BOOTED, "root:": "adbd cannot run as root in production builds\n",
+                        "id -u": "2000\n"})
+    with pytest.raises(DeviceCommandFailed, match=r"emulator-5554: seeding needs adb root"):
+        seed_device(device, lambda path, data: None, "en")
+    assert not [c for c in device.transport.commands() if c.startswith(("content", "sqlite3", "rm"))]
+
+
+def test_the_cli_seeds_a_phone_and_refuses_an_unknown_language(phones: Phones,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from cli_helpers import run_cli
+
+    bad = run_cli(capsys, "device", "seed", "--serial", phones[1].serial, "--language", "fr")
+    assert bad.code == 2 and "--language must be one of en, zh" in bad.err  # a usage error
+    done = run_cli(capsys, "device", "seed", "--serial", phones[1].serial, "--language", "en")
+    assert done.code == 0, done.err
+    assert (f"seeded {phones[1].serial} (en): 42 contacts, 23 messages, 15 calls, 22 events, 8 alarms"
+            in done.out)
