@@ -24,11 +24,11 @@ def seed(
     and write the virtual phone's seed into them (needs adb root), so the portable suite's checks find
     the data they expect."""
     from spa_bench.device.device import Device, start_adb_server
-    from spa_bench.device.seeding import LOCALES, seed_device, sync_pusher
+    from spa_bench.device.seeding import LANGUAGES, seed_device, sync_pusher
     from spa_bench.device.transport import AdbTransport
 
-    if language not in LOCALES:
-        raise ConfigError(f"--language must be one of {', '.join(sorted(LOCALES))}, not {language!r}")
+    if language not in LANGUAGES:
+        raise ConfigError(f"--language must be one of {', '.join(LANGUAGES)}, not {language!r}")
     if adb_port is None:
         start_adb_server()
     device = Device(serial, transport=AdbTransport(port=adb_port))

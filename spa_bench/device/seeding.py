@@ -21,10 +21,11 @@ Android 14 image has, the way AOSP's providers take them:
 - /sdcard files with `adb push` (the sync protocol) of the same bytes, then `touch -d @SECONDS` for the
   seed's modification times.
 
-Before writing, each source is cleared (content delete, DELETE FROM, rm -rf of the seeded folders), so
-seeding twice gives the same device. Any failure raises DeviceCommandFailed naming the serial, the command
-and what it printed. Dates of SMS and events are relative to the device's clock when seeding runs, as on
-the virtual phone they are relative to its first boot.
+Before writing, each source is cleared (content delete of every raw contact, SMS and call and of the local
+calendar, DELETE FROM on DeskClock's tables, rm -rf of the seeded /sdcard folders), so seeding twice gives
+the same device; it is meant for emulators, whose data it replaces. Any failure raises DeviceCommandFailed
+naming the serial, the command and what it printed. Dates of SMS and events are relative to the device's
+clock when seeding runs, as on the virtual phone they are relative to its first boot.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ SMS = "content://sms"
 CALL_LOG = "content://call_log/calls"
 CALENDARS = "content://com.android.calendar/calendars"
 EVENTS = "content://com.android.calendar/events"
-LOCALES = {"en": "en", "zh": "zh"}
+LANGUAGES = ("en", "zh")
 _PROVIDER_ERRORS = ("Error while accessing provider", "[ERROR]", "Exception")
 
 
@@ -91,8 +92,10 @@ def content_delete_command(uri: str, where: str | None = None) -> str:
     return f"content delete --uri {shlex.quote(uri)}" + (f" --where {shlex.quote(where)}" if where else "")
 
 
-def content_query_command(uri: str, projection: Sequence[str], sort: str | None = None) -> str:
+def content_query_command(uri: str, projection: Sequence[str], where: str | None = None,
+                          sort: str | None = None) -> str:
     return (f"content query --uri {shlex.quote(uri)} --projection {shlex.quote(':'.join(projection))}"
+            + (f" --where {shlex.quote(where)}" if where else "")
             + (f" --sort {shlex.quote(sort)}" if sort else ""))
 
 
@@ -194,8 +197,8 @@ class _Writer:
         if output.strip():
             raise self.fail(what, command, output)
 
-    def query_ids(self, what: str, uri: str) -> list[int]:
-        output = self.run(what, content_query_command(uri, ["_id"], "_id ASC"))
+    def query_ids(self, what: str, uri: str, where: str | None = None) -> list[int]:
+        output = self.run(what, content_query_command(uri, ["_id"], where, "_id ASC"))
         if any(marker in output for marker in _PROVIDER_ERRORS):
             raise self.fail(what, uri, output)
         ids = []
@@ -223,7 +226,7 @@ def _check_root(writer: _Writer) -> None:
 
 def _check_locale(writer: _Writer, language: str) -> None:
     locale = writer.run("reading the locale", "getprop persist.sys.locale").strip()
-    if locale and not locale.lower().startswith(LOCALES[language]):
+    if locale and not locale.lower().startswith(language):
         raise DeviceCommandFailed(f"device locale is {locale!r}, not a {language!r} locale: set it "
                                   "(setprop persist.sys.locale) before seeding the snapshot of that "
                                   "language", writer.device.serial)
@@ -253,15 +256,18 @@ def _seed_rows(writer: _Writer, what: str, uri: str, rows: Sequence[Row]) -> int
 
 
 def _seed_calendar(writer: _Writer, plan: SeedPlan) -> int:
+    """The local calendar, as its sync adapter (CalendarContract: only sync adapters create calendars, and
+    name their account in the URI), then its events. Clearing deletes that account's calendars, which
+    deletes their events (CalendarDatabaseHelper's calendar_cleanup trigger); other accounts' are kept."""
     account = f"account_name={plan.calendar['account_name']}&account_type={plan.calendar['account_type']}"
-    # Deleting a calendar deletes its events (CalendarDatabaseHelper's calendar_cleanup trigger).
-    writer.silent("clearing calendars", content_delete_command(CALENDARS))
-    writer.silent("clearing events", content_delete_command(EVENTS))
-    writer.silent("inserting the local calendar",
-                  content_insert_command(f"{CALENDARS}?caller_is_syncadapter=true&{account}", plan.calendar))
-    ids = writer.query_ids("reading the calendar's id", CALENDARS)
+    as_adapter = f"{CALENDARS}?caller_is_syncadapter=true&{account}"
+    mine = (f"account_name = {sql_literal(plan.calendar['account_name'])} AND "
+            f"account_type = {sql_literal(plan.calendar['account_type'])}")
+    writer.silent("clearing the local calendar", content_delete_command(as_adapter, mine))
+    writer.silent("inserting the local calendar", content_insert_command(as_adapter, plan.calendar))
+    ids = writer.query_ids("reading the calendar's id", CALENDARS, mine)
     if len(ids) != 1:
-        raise DeviceCommandFailed(f"expected 1 calendar after inserting it, found {len(ids)}",
+        raise DeviceCommandFailed(f"expected 1 local calendar after inserting it, found {len(ids)}",
                                   writer.device.serial)
     for event in plan.events:
         writer.silent("inserting an event", content_insert_command(EVENTS, {"calendar_id": ids[0], **event}))
@@ -312,8 +318,8 @@ def seed_device(device: Device, push: Pusher, language: str,
     data)` copies a file onto the device (adb sync); `language` (en/zh) must match the device's locale,
     so that a snapshot named for one language is not seeded on the other's locale (the rows themselves
     are the same in both languages, as on the virtual phone)."""
-    if language not in LOCALES:
-        raise ValueError(f"language must be one of {sorted(LOCALES)}, not {language!r}")
+    if language not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
     writer = _Writer(device, push)
     _check_root(writer)
     _check_locale(writer, language)
