@@ -209,6 +209,7 @@ class ContactsStore:
                 ("data", "emails"): ("view_emails", None),
             },
             prepare=self.db.ensure,
+            writes={"view_data": "data"},
         )
 
     def all(self) -> list[Contact]:
@@ -281,39 +282,19 @@ class ContactsProvider(RoutedProvider):
     contact's display_name (built from given and family name when data1 is not given, as the name
     splitter does), and deleting raw contacts deletes their data rows, as a sync adapter's delete does."""
 
-    _writing = False
-
-    def _target(self, path: list[str]) -> tuple[str, str | None]:
-        table, where = super()._target(path)
-        return ("data" if self._writing and table == "view_data" else table), where
-
     def insert(self, path: list[str], values: dict[str, Value]) -> str:
         row = dict(values)
-        if tuple(path) == ("data",) and row.get("mimetype") == NAME and not row.get("data1"):
+        name_row = tuple(path) == ("data",) and row.get("mimetype") == NAME
+        if name_row and not row.get("data1"):
             row["data1"] = display_name(str(row.get("data2") or ""), str(row.get("data3") or ""))
-        self._writing = True
-        try:
-            uri = super().insert(path, row)
-        finally:
-            self._writing = False
-        if tuple(path) == ("data",) and row.get("mimetype") == NAME:
+        uri = super().insert(path, row)
+        if name_row:
             self._run("UPDATE raw_contacts SET display_name = ? WHERE _id = ?", row["data1"],
                       row.get("raw_contact_id"))
-        return uri.replace(f"content://{self.authority}/view_data/", f"content://{self.authority}/data/")
-
-    def update(self, path: list[str], values: dict[str, Value], where: str | None) -> int:
-        self._writing = True
-        try:
-            return super().update(path, values, where)
-        finally:
-            self._writing = False
+        return uri
 
     def delete(self, path: list[str], where: str | None) -> int:
-        self._writing = True
-        try:
-            count = super().delete(path, where)
-        finally:
-            self._writing = False
+        count = super().delete(path, where)
         if tuple(path[:1]) == ("raw_contacts",):
             self._run("DELETE FROM data WHERE raw_contact_id NOT IN (SELECT _id FROM raw_contacts)")
         return count
