@@ -146,12 +146,12 @@ def seed_plan(now: datetime) -> SeedPlan:
     from spa_bench.phone.apps.calendar.store import LOCAL_CALENDAR, seed_events
     from spa_bench.phone.apps.clock.store import seed_alarm_rows
     from spa_bench.phone.apps.contacts.store import SEED as CONTACT_SEED
-    from spa_bench.phone.apps.contacts.store import seed_data_rows
+    from spa_bench.phone.apps.contacts.store import contact_data_rows
     from spa_bench.phone.apps.dialer.seed import seed_call_rows
     from spa_bench.phone.apps.gallery import shared_storage_seed
     from spa_bench.phone.apps.messages.store import epoch_ms, seed_messages
 
-    contacts = tuple(SeedContact(starred, tuple(seed_data_rows(given, family, phone, email)))
+    contacts = tuple(SeedContact(starred, tuple(contact_data_rows(given, family, phone, email)))
                      for given, family, phone, email, starred in CONTACT_SEED)
     return SeedPlan(
         contacts=contacts,

@@ -189,6 +189,7 @@ def test_seeding_refuses_a_device_in_the_other_language(phones: Phones) -> None:
     from spa_bench.errors import DeviceCommandFailed
 
     device = _device(phones[1])
+    device.check("setprop persist.sys.locale en-US")
     with pytest.raises(DeviceCommandFailed, match=re.escape(phones[1].serial) + ".*locale"):
         seed_device(device, sync_pusher(device), "zh")
 
@@ -267,6 +268,7 @@ def test_the_cli_seeds_a_phone_and_refuses_an_unknown_language(phones: Phones,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     from cli_helpers import run_cli
 
+    _device(phones[1]).check("setprop persist.sys.locale en-US")  # whatever the tests before left
     bad = run_cli(capsys, "device", "seed", "--serial", phones[1].serial, "--language", "fr")
     assert bad.code == 2 and "--language must be one of en, zh" in bad.err  # a usage error
     done = run_cli(capsys, "device", "seed", "--serial", phones[1].serial, "--language", "en")

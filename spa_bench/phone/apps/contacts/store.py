@@ -129,39 +129,33 @@ def display_name(given: str, family: str) -> str:
     return " ".join(p for p in (given, family) if p)
 
 
-def insert_contact(
-    conn: sqlite3.Connection, given: str, family: str, phone: str, email: str, starred: int = 0
-) -> int:
-    name = display_name(given, family)
-    cur = conn.execute("INSERT INTO raw_contacts (display_name, starred) VALUES (?, ?)", (name, starred))
-    rid = int(cur.lastrowid or 0)
-    conn.execute(
-        "INSERT INTO data (raw_contact_id, mimetype, data1, data2, data3) VALUES (?, ?, ?, ?, ?)",
-        (rid, NAME, name, given, family),
-    )
-    if phone:
-        conn.execute(
-            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, ?)",
-            (rid, PHONE, phone, PHONE_TYPE_MOBILE),
-        )
-    if email:
-        conn.execute(
-            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, ?)",
-            (rid, EMAIL, email, EMAIL_TYPE_HOME),
-        )
-    return rid
-
-
-def seed_data_rows(given: str, family: str, phone: str, email: str) -> list[dict[str, str]]:
-    """The data rows of one seeded contact (name, then phone and e-mail when it has them), as
-    `content insert --uri content://com.android.contacts/data` writes them: the seed of this store and
-    of a real device (spa_bench.device.seeding) in one place."""
+def contact_data_rows(given: str, family: str, phone: str, email: str) -> list[dict[str, str]]:
+    """The data rows of one contact (name, then phone and e-mail when it has them), as `content insert
+    --uri content://com.android.contacts/data` writes them: what this store writes for a seeded or saved
+    contact, and what seeding a real device writes (spa_bench.device.seeding)."""
     rows = [{"mimetype": NAME, "data1": display_name(given, family), "data2": given, "data3": family}]
     if phone:
         rows.append({"mimetype": PHONE, "data1": phone, "data2": PHONE_TYPE_MOBILE})
     if email:
         rows.append({"mimetype": EMAIL, "data1": email, "data2": EMAIL_TYPE_HOME})
     return rows
+
+
+def _insert_data(conn: sqlite3.Connection, raw_id: int, rows: list[dict[str, str]]) -> None:
+    for row in rows:
+        columns = ["raw_contact_id", *row]
+        conn.execute(f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+                     (raw_id, *row.values()))
+
+
+def insert_contact(
+    conn: sqlite3.Connection, given: str, family: str, phone: str, email: str, starred: int = 0
+) -> int:
+    cur = conn.execute("INSERT INTO raw_contacts (display_name, starred) VALUES (?, ?)",
+                       (display_name(given, family), starred))
+    rid = int(cur.lastrowid or 0)
+    _insert_data(conn, rid, contact_data_rows(given, family, phone, email))
+    return rid
 
 
 def seed(conn: sqlite3.Connection) -> None:
@@ -240,19 +234,10 @@ class ContactsStore:
             if contact_id is None:
                 contact_id = insert_contact(conn, given, family, phone, email)
             else:
-                name = display_name(given, family)
-                conn.execute("UPDATE raw_contacts SET display_name = ? WHERE _id = ?", (name, contact_id))
+                conn.execute("UPDATE raw_contacts SET display_name = ? WHERE _id = ?",
+                             (display_name(given, family), contact_id))
                 conn.execute("DELETE FROM data WHERE raw_contact_id = ?", (contact_id,))
-                conn.execute(
-                    "INSERT INTO data (raw_contact_id, mimetype, data1, data2, data3) VALUES (?, ?, ?, ?, ?)",
-                    (contact_id, NAME, name, given, family),
-                )
-                for mime, value, kind in ((PHONE, phone, "2"), (EMAIL, email, "1")):
-                    if value:
-                        conn.execute(
-                            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, ?)",
-                            (contact_id, mime, value, kind),
-                        )
+                _insert_data(conn, contact_id, contact_data_rows(given, family, phone, email))
             conn.execute("COMMIT")
         finally:
             conn.close()
