@@ -293,6 +293,8 @@ def _seed_alarms(writer: _Writer, plan: SeedPlan, package: str) -> int:
     output = writer.run("writing DeskClock's alarms", sqlite_command(db, sql))
     if output.strip():
         raise writer.fail("writing DeskClock's alarms", "sqlite3 " + db, output)
+    # A journal sqlite3 made as root must carry the app's SELinux label, or DeskClock cannot open it.
+    writer.run("restoring the database's labels", f"restorecon -R {shlex.quote(posixpath.dirname(db))}")
     return len(plan.alarms)
 
 
