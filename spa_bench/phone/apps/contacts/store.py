@@ -1,8 +1,9 @@
 """The contacts database: `/data/data/com.android.providers.contacts/databases/contacts2.db`.
 
 A simplified but faithful layout of Android's ContactsProvider2: `raw_contacts` (one row per person,
-`starred`), `data` rows typed by `mimetype` (StructuredName: data1 display name, data2 given name,
-data3 family name; Phone: data1 number, data2 type; Email: data1 address, data2 type), and views that
+`starred`, account_name/account_type NULL for a phone-local contact), `data` rows typed by `mimetype`
+(StructuredName: data1 display name, data2 given name, data3 family name; Phone: data1 number, data2
+type; Email: data1 address, data2 type), and views that
 the provider serves as `content://com.android.contacts/contacts`, `.../data`, `.../data/phones` and
 `.../data/emails` with Android's column names (display_name, starred, contact_id, mimetype, data1...;
 the number of a phone row and the address of an e-mail row are `data1`, as ContactsContract's
