@@ -112,7 +112,8 @@ def test_actions_get_the_installed_package_and_resource_id_prefix() -> None:
     typed = TypeText(text="7", selector=Selector(resource_id="com.android.deskclock:id/hour", nth=1))
     assert stock.action(typed) == TypeText(
         text="7", selector=Selector(resource_id="com.google.android.deskclock:id/hour", nth=1))
-    assert stock.action(OpenApp(app="com.android.messaging")) == OpenApp(app="com.google.android.apps.messaging")
+    messages = OpenApp(app="com.google.android.apps.messaging")
+    assert stock.action(OpenApp(app="com.android.messaging")) == messages
     for unchanged in (OpenApp(app="Clock"), OpenApp(app="com.android.settings"), Tap(x=1, y=2),
                       Scroll(direction="down"), Tap(selector=Selector(text="OK")),
                       Tap(selector=Selector(resource_id="android:id/button1"))):
