@@ -134,3 +134,13 @@ def test_a_substituted_app_launches_with_the_known_activity_of_its_build(
     # back on AOSP's app, the launcher activity (no class name is known to exist there)
     assert PackageMap({"com.google.android.deskclock": "com.android.deskclock"}).activity(
         "com.google.android.deskclock", "com.android.deskclock.DeskClock") is None
+
+
+def test_an_agent_naming_aosp_package_or_app_gets_the_installed_build() -> None:
+    from spa_bench.tasks.apps import resolve_app
+
+    assert resolve_app("com.android.deskclock", STOCK_IMAGE) == "com.google.android.deskclock"
+    assert resolve_app("Contacts", STOCK_IMAGE) == "com.google.android.contacts"
+    assert resolve_app("com.android.settings", STOCK_IMAGE) == "com.android.settings"
+    assert resolve_app("com.android.calendar", STOCK_IMAGE) is None
+    assert resolve_app("com.google.android.apps.messaging", VIRTUAL_PHONE) is None
