@@ -8,7 +8,7 @@ from functools import partial
 from spa_bench.phone.apps.base import TabbedActivity
 from spa_bench.phone.apps.music.base import ALBUM, PLAYLIST, RID, SEARCH, MusicActivity, art
 from spa_bench.phone.apps.music.store import Track
-from spa_bench.phone.apps.shop.widgets import icon_button
+from spa_bench.phone.apps.shop.widgets import title_with_search
 from spa_bench.phone.ui import FRAME, LINEAR, ImageView, Rect, TextView, View
 from spa_bench.phone.ui.fonts import text_width
 
@@ -23,37 +23,10 @@ class MusicMainActivity(TabbedActivity, MusicActivity):
         kit = self.kit
         p = kit.palette
         root = View(area, class_name=FRAME, rid=RID + "main", bg=p.background)
-        root.add(
-            TextView(
-                Rect(
-                    area.left + kit.dp(16),
-                    area.top + kit.dp(8),
-                    area.right - kit.dp(72),
-                    area.top + kit.dp(60),
-                ),
-                self.t("app_name"),
-                kit.dp(28),
-                p.on_surface,
-                rid=RID + "title",
-                bold=True,
-            )
-        )
-        s = kit.dp(48)
-        root.add(
-            icon_button(
-                kit,
-                Rect(
-                    area.right - kit.dp(8) - s,
-                    area.top + kit.dp(10),
-                    area.right - kit.dp(8),
-                    area.top + kit.dp(10) + s,
-                ),
-                "search",
-                self.t("search"),
-                lambda: self.ctx.start_activity(SEARCH, {"focus": "1"}),
-                rid=RID + "search",
-            )
-        )
+        for view in title_with_search(kit, area, self.t("app_name"), size_dp=28, color=p.on_surface, rid=RID,
+                                      search_desc=self.t("search"),
+                                      on_search=lambda: self.ctx.start_activity(SEARCH, {"focus": "1"})):
+            root.add(view)
         tabs_top = area.top + kit.dp(64)
         root.add(self._tabs(Rect(area.left, tabs_top, area.right, tabs_top + kit.dp(48))))
         mini, mini_h = self.mini_player(area)

@@ -1,5 +1,5 @@
-"""Material 3 pieces the Shop and Chat apps share: filter chips, a bottom navigation bar, icon
-buttons and a product thumbnail."""
+"""Material 3 pieces the Shop and the apps built on its widgets share: filter chips, a bottom navigation
+bar, icon buttons, a large title with a search button, and a product thumbnail."""
 
 from __future__ import annotations
 
@@ -88,6 +88,21 @@ def icon_button(
         circle=p.background,
         scale=0.5,
     )
+
+
+def title_with_search(kit: Kit, area: Rect, title: str, *, size_dp: int, color: tuple[int, int, int],
+                      rid: str, search_desc: str, on_search: Callback) -> list[View]:
+    """A main screen's large title at the top left and a search button at the top right (ids
+    `<rid>title` and `<rid>search`); the content below starts 64 dp down."""
+    s = kit.dp(48)
+    return [
+        TextView(Rect(area.left + kit.dp(16), area.top + kit.dp(8), area.right - kit.dp(72),
+                      area.top + kit.dp(60)),
+                 title, kit.dp(size_dp), color, rid=rid + "title", bold=True),
+        icon_button(kit, Rect(area.right - kit.dp(8) - s, area.top + kit.dp(10), area.right - kit.dp(8),
+                              area.top + kit.dp(10) + s),
+                    "search", search_desc, on_search, rid=rid + "search"),
+    ]
 
 
 @dataclass(frozen=True)

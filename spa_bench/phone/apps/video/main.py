@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from spa_bench.phone.apps.base import TabbedActivity
-from spa_bench.phone.apps.shop.widgets import NavItem, bottom_nav, chip, icon_button
+from spa_bench.phone.apps.shop.widgets import NavItem, bottom_nav, chip, icon_button, title_with_search
 from spa_bench.phone.apps.video.base import RID, SEARCH, VideoActivity
 from spa_bench.phone.apps.video.seed import CATEGORIES
 from spa_bench.phone.apps.video.store import Video
@@ -33,37 +33,10 @@ class VideoMainActivity(TabbedActivity, VideoActivity):
             ),
         ]
         nav, nav_h = bottom_nav(kit, area, items, "com.spa.video")
-        root.add(
-            TextView(
-                Rect(
-                    area.left + kit.dp(16),
-                    area.top + kit.dp(8),
-                    area.right - kit.dp(72),
-                    area.top + kit.dp(60),
-                ),
-                self.t("app_name"),
-                kit.dp(26),
-                p.error,
-                rid=RID + "title",
-                bold=True,
-            )
-        )
-        s = kit.dp(48)
-        root.add(
-            icon_button(
-                kit,
-                Rect(
-                    area.right - kit.dp(8) - s,
-                    area.top + kit.dp(10),
-                    area.right - kit.dp(8),
-                    area.top + kit.dp(10) + s,
-                ),
-                "search",
-                self.t("search"),
-                lambda: self.ctx.start_activity(SEARCH, {"focus": "1"}),
-                rid=RID + "search",
-            )
-        )
+        for view in title_with_search(kit, area, self.t("app_name"), size_dp=26, color=p.error, rid=RID,
+                                      search_desc=self.t("search"),
+                                      on_search=lambda: self.ctx.start_activity(SEARCH, {"focus": "1"})):
+            root.add(view)
         body = Rect(area.left, area.top + kit.dp(64), area.right, area.bottom - nav_h)
         if self.tab == "home":
             self._home(root, body, area)
