@@ -136,9 +136,10 @@ class EpisodeRunner:
                  run_id: str = "") -> None:
         self.job, self.device, self.limits, self.stop = job, device, limits, stop
         self.recorder = EpisodeRecorder(layout, job.episode_id)
+        # setup and the agent get the task with the device's package names; the log and the checks keep
+        # it as written (the checks' commands are mapped as they run)
         self.packages = episode_packages(device, job.task)
-        self.task = task_for_device(job.task, self.packages)  # what setup and the agent use; the log and
-        # the checks keep the task as written
+        self.task = task_for_device(job.task, self.packages)
         self.log = EpisodeLog(
             episode_id=job.episode_id, run_id=run_id, task=job.task, task_file=job.task_file,
             task_sha256=job.task_sha256, instance=job.instance, agent=job.agent, device=device.info(),
