@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from spa_bench.device.device import Device
-from spa_bench.device.packages import equivalents, resolve_package
+from spa_bench.device.packages import PackageMap, equivalents, resolve_package
 from spa_bench.errors import ConfigError
 from spa_bench.tasks.model import Task
 
@@ -79,3 +79,13 @@ def check_apps(tasks: Sequence[Task], devices: Sequence[Device] | Mapping[str, C
         raise ConfigError(describe(missing) + ". Install and log in to these apps on the device(s), or "
                           "pass --skip-missing-apps to run the other tasks")
     return {m.task_id for m in missing}
+
+
+def substitutions(tasks: Sequence[Task],
+                  installed: Mapping[str, Collection[str]]) -> dict[str, dict[str, str]]:
+    """By device: the tasks' packages it has under another name (task's name -> installed name), for the
+    devices that have any; the run says so before it starts (each episode log records its own)."""
+    names = {p for task in tasks for p in (*task.packages, task.start_package) if p}
+    found = {serial: dict(PackageMap.for_device(have).only(names).substitutions)
+             for serial, have in installed.items()}
+    return {serial: names_map for serial, names_map in found.items() if names_map}

@@ -8,7 +8,7 @@ import pytest
 from spa_bench.device.device import Device
 from spa_bench.device.transport import Request, ScriptedTransport
 from spa_bench.errors import ConfigError
-from spa_bench.runner.preflight import can_run, check_apps, find_missing_apps
+from spa_bench.runner.preflight import can_run, check_apps, find_missing_apps, substitutions
 from spa_bench.tasks.model import Task
 
 
@@ -67,3 +67,11 @@ def test_a_stock_equivalent_counts_as_the_aosp_app_and_the_message_names_both() 
     # Google's Messages is not a build of AOSP's: a task written for it does not run on AOSP Messaging
     assert not can_run(_task("gm", "com.google.android.apps.messaging"), frozenset({"com.android.messaging"}))
     assert can_run(_task("gclock", "com.google.android.deskclock"), frozenset({"com.android.deskclock"}))
+
+
+def test_the_run_is_told_which_devices_use_other_names_for_its_tasks_apps() -> None:
+    tasks = [_task("clock", "com.android.deskclock"), _task("settings", "com.android.settings")]
+    installed = {"emulator-5554": GOOGLE_IMAGE, "phone-0": ["com.android.deskclock", "com.android.settings"]}
+    assert substitutions(tasks, installed) == {"emulator-5554": {
+        "com.android.deskclock": "com.google.android.deskclock"}}  # only the run's apps, only where renamed
+    assert substitutions(tasks[1:], installed) == {}
