@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import ClassVar
 
 import android_captures
+import pytest
 from android_captures import FakeAndroid
 from spa_bench.evaluators.state import StateEvaluator
 
@@ -126,3 +127,34 @@ def test_a_clock_task_runs_on_googles_clock_and_is_rescored_from_its_log(tmp_pat
     undecided = StateEvaluator().evaluate(forgotten, layout.episode_dir(saved.episode_id))
     assert undecided.success is None and undecided.error is not None
     assert "did not capture" in undecided.error.message
+
+
+def test_the_gymnasium_env_maps_the_same_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The env (spa_bench.env) on the same scripted stock image, through the same functions as the runner:
+    the agent's open_app of AOSP's name opens Google's Clock and the reward reads Google's Clock's file."""
+    from spa_bench.env import core
+    from spa_bench.runner.pool import DevicePool
+
+    task = TaskRepository(TASKS).load([r for r in TaskRepository(TASKS).index()
+                                       if r.id == "clock_alarm_new_en"])[0]
+    drawn = task.instantiate(0)[2]["t"]
+    assert isinstance(drawn, dict)
+    phone = StockImage(android_captures.vivo_home(), (drawn["hour"], drawn["minute"]), alarms=9)
+    transport = ScriptedTransport(phone)
+    device = Device("emulator-5554", transport=transport)
+    monkeypatch.setattr(core, "connect_devices", lambda serials: DevicePool([device]))
+    env = core.SpaBenchEnv(["clock_alarm_new_en"], serial="emulator-5554", tasks_dir=TASKS,
+                           record_dir=tmp_path / "env-run")
+    try:
+        env.reset(options={"task": "clock_alarm_new_en"})
+        assert env.context().task.apps[0].package == GOOGLE_CLOCK
+        _, reward, *_ = env.step('{"type": "open_app", "app": "com.android.deskclock"}')
+        _, reward, terminated, _, info = env.step('{"type": "finish"}')
+    finally:
+        env.close()
+    assert terminated and reward == 1.0, info
+    assert f"monkey -p {GOOGLE_CLOCK} -c android.intent.category.LAUNCHER 1" in transport.commands()
+    (episode,) = RunLayout(tmp_path / "env-run").episode_ids()
+    saved = RunLayout(tmp_path / "env-run").read_episode(episode)
+    assert saved.package_map == {"com.android.deskclock": GOOGLE_CLOCK}
+    assert StateEvaluator().evaluate(saved, tmp_path).success is True
