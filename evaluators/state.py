@@ -15,6 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spa_bench.device.packages import PackageMap
 from spa_bench.errors import SpaBenchError
 from spa_bench.evaluation.base import RunContext, now
 from spa_bench.evaluation.state_checks import STATE_EVALUATOR, score_captured
@@ -90,7 +91,8 @@ class StateEvaluator:
                                            message="the episode captured no device state for its checks "
                                                    "(a log from before captures, or an episode that "
                                                    "ended early): rerun the episode"))
-        verdict = score_captured(checks, log.captured_state, log.answer, self.name, status=log.termination)
+        verdict = score_captured(checks, log.captured_state, log.answer, self.name, status=log.termination,
+                                 packages=PackageMap(log.package_map))
         if fallback is not None:
             note = f"scored with the checks recorded in the log: {fallback}"
             verdict.evidence.append(Evidence(summary=note, details={"definitions": "log"}))

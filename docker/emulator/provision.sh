@@ -56,14 +56,9 @@ for lang in en zh; do
     if [ "${zone}" != "Etc/UTC" ] && [ "${zone}" != "UTC" ]; then
         echo "warning: time zone is '${zone}', not UTC: calendar checks assume UTC (emulator -timezone)" >&2
     fi
-    # The portable checks read AOSP DeskClock's alarms.db; google_apis images ship Google's Clock, which
-    # keeps the same file under its own package (docker/README.md): seed whichever is installed.
-    clock_package="com.android.deskclock"
-    if ! sh_ pm path "${clock_package}" >/dev/null 2>&1; then
-        clock_package="com.google.android.deskclock"
-    fi
-    # Stops with the serial and the failing command if any write fails (set -e).
-    spa-bench device seed --serial "${serial}" --language "${lang}" --deskclock-package "${clock_package}"
+    # Stops with the serial and the failing command if any write fails (set -e). The alarms go to the
+    # clock app installed (Google's Clock on this image, whose alarms.db the runs' checks read).
+    spa-bench device seed --serial "${serial}" --language "${lang}"
     sh_ input keyevent KEYCODE_HOME
     console "avd snapshot save spa-bench-base-${lang}"
     echo "saved snapshot spa-bench-base-${lang} (locale ${locale})"

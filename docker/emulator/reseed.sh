@@ -16,11 +16,7 @@ for lang in en zh; do
     sleep 3
     adb -s "${serial}" wait-for-device
     "${here}/wait-boot.sh" 120
-    clock_package="com.android.deskclock"  # as provision.sh chooses it
-    if ! adb -s "${serial}" shell pm path "${clock_package}" >/dev/null 2>&1; then
-        clock_package="com.google.android.deskclock"
-    fi
-    spa-bench device seed --serial "${serial}" --language "${lang}" --deskclock-package "${clock_package}"
+    spa-bench device seed --serial "${serial}" --language "${lang}"
     adb -s "${serial}" shell input keyevent KEYCODE_HOME
     console "avd snapshot save spa-bench-base-${lang}"
     echo "re-seeded snapshot spa-bench-base-${lang}"

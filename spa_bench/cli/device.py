@@ -17,8 +17,9 @@ def seed(
     adb_port: int | None = typer.Option(None, "--adb-port",
                                         help="The adb server's port (default $ANDROID_ADB_SERVER_PORT "
                                              "or 5037)."),
-    deskclock_package: str = typer.Option("com.android.deskclock", "--deskclock-package",
-                                          help="The clock app whose alarms.db gets the alarms."),
+    deskclock_package: str | None = typer.Option(
+        None, "--deskclock-package", help="The clock app whose alarms.db gets the alarms (default: "
+                                          "com.android.deskclock, or the build installed in its place)."),
 ) -> None:
     """Clear the device's contacts, SMS, call log, calendar, DeskClock alarms and seeded /sdcard folders,
     and write the virtual phone's seed into them (needs adb root), so the portable suite's checks find

@@ -23,6 +23,7 @@ from spa_bench.device.elements import parse_hierarchy
 from spa_bench.device.gesture import Gesture, InvalidAction, resolve_gesture, target_element
 from spa_bench.device.info import DeviceInfo, DeviceKind
 from spa_bench.device.observation import Observation, parse_focus, split_observation
+from spa_bench.device.packages import PackageMap
 from spa_bench.device.transport import AdbTransport, Request, Transport
 from spa_bench.errors import DeviceCommandFailed, DeviceError, DeviceOffline
 
@@ -75,6 +76,7 @@ class Device:
         self.console_port = console_port
         self._info: DeviceInfo | None = None
         self._packages: set[str] | None = None
+        self._package_map: PackageMap | None = None
         self._ime_ready = False
 
     def _host(self, command: str, timeout: float = 10.0) -> str:
@@ -200,6 +202,14 @@ class Device:
             self._packages = {line.split(":", 1)[1].strip() for line in out.splitlines()
                               if line.startswith("package:")}
         return self._packages
+
+    def package_map(self) -> PackageMap:
+        """The packages this device has under other names than the tasks' (Google's builds of AOSP apps on
+        a stock emulator image; none on the virtual phone). Worked out once per device: snapshot loads of
+        one run do not change which apps the device has."""
+        if self._package_map is None:
+            self._package_map = PackageMap.for_device(self.packages())
+        return self._package_map
 
     # -- observing ------------------------------------------------------------------------------------
     def screenshot_png(self) -> bytes:

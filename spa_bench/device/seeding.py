@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from spa_bench.device.device import Device
+from spa_bench.device.packages import AOSP_DESKCLOCK, resolve_package
 from spa_bench.device.transport import AdbTransport
 from spa_bench.errors import DeviceCommandFailed, DeviceError
 
@@ -48,7 +49,7 @@ Value = str | int | float | bool | None
 Row = Mapping[str, Value]
 Pusher = Callable[[str, bytes], None]
 
-DESKCLOCK_PACKAGE = "com.android.deskclock"
+DESKCLOCK_PACKAGE = AOSP_DESKCLOCK
 CONTACTS = "content://com.android.contacts/raw_contacts"
 # Deleting as the sync adapter removes the rows; a plain delete only marks raw contacts deleted = 1.
 CONTACTS_DELETE = CONTACTS + "?caller_is_syncadapter=true"
@@ -315,16 +316,23 @@ def _seed_files(writer: _Writer, plan: SeedPlan) -> int:
 
 
 def seed_device(device: Device, push: Pusher, language: str,
-                deskclock_package: str = DESKCLOCK_PACKAGE) -> SeedReport:
+                deskclock_package: str | None = None) -> SeedReport:
     """Clear the stock sources of `device` and write the virtual phone's seed into them. `push(path,
     data)` copies a file onto the device (adb sync); `language` (en/zh) must match the device's locale,
     so that a snapshot named for one language is not seeded on the other's locale (the rows themselves
-    are the same in both languages, as on the virtual phone)."""
+    are the same in both languages, as on the virtual phone). `deskclock_package`: the clock app whose
+    alarms.db gets the alarms; by default AOSP's DeskClock or the build installed in its place (Google's
+    Clock on a google_apis image, spa_bench.device.packages), which the checks read through the same map."""
     if language not in LANGUAGES:
         raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
     writer = _Writer(device, push)
     _check_root(writer)
     _check_locale(writer, language)
+    if deskclock_package is None:
+        deskclock_package = resolve_package(DESKCLOCK_PACKAGE, device.packages())
+        if deskclock_package is None:
+            raise DeviceCommandFailed(f"no clock app: neither {DESKCLOCK_PACKAGE} nor a known build of it is "
+                                      "installed (pass --deskclock-package)", device.serial)
     plan = seed_plan(_device_now(writer))
     report = SeedReport(device.serial)
     report.counts["contacts"] = _seed_contacts(writer, plan)

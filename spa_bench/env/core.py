@@ -35,6 +35,7 @@ from spa_bench.actions import Finish
 from spa_bench.agent import TaskContext, opened_app_prefix
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
+from spa_bench.device.packages import PackageMap
 from spa_bench.env.recording import EnvRecording
 from spa_bench.env.spaces import action_space, observation_space, to_space
 from spa_bench.errors import ConfigError
@@ -49,6 +50,7 @@ from spa_bench.results.schema import (
     Termination,
 )
 from spa_bench.runner.episode import _short, coerce_action, now, set_up_task
+from spa_bench.runner.packages import episode_packages, task_for_device
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
 from spa_bench.tasks.apps import resolve_app
 from spa_bench.tasks.model import Task
@@ -103,6 +105,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         self._loaded: dict[str, Task] = {}
         self._workdir: tempfile.TemporaryDirectory[str] | None = None  # agents' files when not recording
         self.task: Task | None = None
+        self.packages = PackageMap()  # the task's packages the device has under other names
+        self.device_task: Task | None = None  # the task with those names (what setup and agents use)
         self.instance: InstanceInfo | None = None
         self.observation: Observation | None = None  # the last raw observation (what the agent acts on)
         self._steps, self._done = 0, True
@@ -125,9 +129,11 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         self._end_recording("interrupted")  # an episode left unfinished by this reset
         filled, instance_seed, values = self._task(task_id).instantiate(self.run_seed, repeat)
         self.task = filled
+        self.packages = episode_packages(self.device, filled)
+        self.device_task = task_for_device(filled, self.packages)
         self.instance = InstanceInfo(repeat=repeat, seed=instance_seed, parameters=values)
         t0 = time.monotonic()
-        set_up_task(self.device, filled, self.settle_s)
+        set_up_task(self.device, self.device_task, self.settle_s)
         t1 = time.monotonic()
         obs = self._observe()
         t2 = time.monotonic()
@@ -138,7 +144,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         if self.timings_in_info:
             info["timings"] = dict(self.timings)
         if self.recording is not None:
-            info["episode_id"] = self.recording.start(filled, self.instance)
+            info["episode_id"] = self.recording.start(filled, self.instance, self.packages)
         return obs, info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -162,7 +168,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
                 info["termination"] = parsed.status
             else:
                 try:
-                    record.gesture = self.device.execute(parsed, before, self._resolve_app)
+                    record.gesture = self.device.execute(self.packages.action(parsed), before,
+                                                         self._resolve_app)
                 except InvalidAction as exc:
                     record.valid, record.invalid_reason = False, str(exc)
                 if self.settle_s:
@@ -215,7 +222,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
 
     def context(self) -> TaskContext:
         """The episode as a TaskContext, to drive spa-bench's own agents (agents/) through the env."""
-        if self.task is None:
+        if self.task is None or self.device_task is None:
             raise gym.error.ResetNeeded("call reset() first")
         info = self.device.info()
         if self.recording is not None and self.recording.recorder is not None:
@@ -224,7 +231,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             if self._workdir is None:
                 self._workdir = tempfile.TemporaryDirectory(prefix="spa-bench-env-agent-")
             workdir = Path(self._workdir.name)
-        return TaskContext(task=self.task, instruction=opened_app_prefix(self.task) + self.task.instruction,
+        return TaskContext(task=self.device_task,
+                           instruction=opened_app_prefix(self.task) + self.task.instruction,
                            language=self.task.language, max_steps=self.step_limit,
                            seed=self.instance.seed if self.instance else 0, serial=self.device.serial,
                            screen_width=info.screen_width or 0, screen_height=info.screen_height or 0,
@@ -243,15 +251,16 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         return obs
 
     def _resolve_app(self, name: str) -> str | None:
-        return resolve_app(name, self.device.packages(), self.task.apps if self.task else [])
+        return resolve_app(name, self.device.packages(), self.device_task.apps if self.device_task else [])
 
     def _score(self) -> tuple[float, list[CheckCapture], list[str]]:
         """The state checks on the device as it is now: (reward, the captured reads, their evidence)."""
         assert self.task is not None
         if not self.task.checks:
             return 0.0, [], [f"task {self.task.id!r} has no state checks: the reward is always 0"]
-        captured = capture_checks(self.task.checks, self.device, read_check)
-        verdict = score_captured(self.task.checks, captured, self._answer, status=self._status)
+        captured = capture_checks(self.task.checks, self.device, read_check, self.packages)
+        verdict = score_captured(self.task.checks, captured, self._answer, status=self._status,
+                                 packages=self.packages)
         evidence = [e.summary for e in verdict.evidence]
         if verdict.error is not None:
             evidence.append(verdict.error.message)
@@ -261,7 +270,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         if self.recording is None or not self.recording.active:
             return
         if captured is None and termination != "interrupted" and self.task is not None and self.task.checks:
-            captured = capture_checks(self.task.checks, self.device, read_check)
+            captured = capture_checks(self.task.checks, self.device, read_check, self.packages)
         self.recording.finish(termination, self.observation, self._answer, captured)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from spa_bench import __version__
 from spa_bench.device.device import Device
 from spa_bench.device.observation import Observation
+from spa_bench.device.packages import PackageMap
 from spa_bench.errors import ResultsError
 from spa_bench.results.layout import RunLayout, episode_id
 from spa_bench.results.recorder import EpisodeRecorder
@@ -62,12 +63,14 @@ class EnvRecording:
             repeat += 1
         return episode_id(self.agent.name, task_id, repeat)
 
-    def start(self, task: Task, instance: InstanceInfo) -> str:
-        """A new episode folder (never one that holds an earlier episode)."""
+    def start(self, task: Task, instance: InstanceInfo, packages: PackageMap | None = None) -> str:
+        """A new episode folder (never one that holds an earlier episode). `packages`: the task's packages
+        the device has under other names (spa_bench.runner.packages)."""
         episode = self._free_id(task.id)
         self.recorder = EpisodeRecorder(self.layout, episode)
         self.log = EpisodeLog(episode_id=episode, run_id=self.run_id, task=task, instance=instance,
-                              agent=self.agent, device=self.device.info(), started_at=datetime.now(UTC))
+                              agent=self.agent, device=self.device.info(), started_at=datetime.now(UTC),
+                              package_map=dict(packages.substitutions) if packages else {})
         self.recorder.start(self.log)
         return episode
 

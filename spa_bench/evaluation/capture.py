@@ -8,6 +8,11 @@ checks from a `ReplayReader` over those records - right after the episode, or da
 function of what it reads. A check whose definition changed since the capture (another hash) may read
 other commands or compare differently: it is not scored from the old reads but reported as needing a
 rerun of the episode.
+
+On a device that has an app under another package name (spa_bench.device.packages: Google's Clock on a
+stock emulator image), each command is run with the device's names in it (`MappedReader`), and the
+capture records the command as it was run. The episode log keeps the substitutions
+(`EpisodeLog.package_map`), so that replaying maps the checks' commands the same way and finds them.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from spa_bench.device.packages import PackageMap
 from spa_bench.errors import DeviceError
 from spa_bench.results.schema import CapturedCommand, CheckCapture
 from spa_bench.tasks.checks import Check
@@ -65,6 +71,25 @@ class RecordingReader:
         return self.run(command).output
 
 
+class MappedReader:
+    """Runs every command with the package names a device has in place of the task's (PackageMap.text)."""
+
+    def __init__(self, device: DeviceReader, packages: PackageMap) -> None:
+        self.device = device
+        self.packages = packages
+
+    def run(self, command: str) -> CommandResult:
+        return self.device.run(self.packages.text(command))
+
+    def shell(self, command: str) -> str:
+        return self.run(command).output
+
+
+def mapped(reader: DeviceReader, packages: PackageMap | None) -> DeviceReader:
+    """`reader` itself where nothing is substituted (the virtual phone), else a MappedReader over it."""
+    return reader if packages is None or packages.identity else MappedReader(reader, packages)
+
+
 class NotCaptured(LookupError):
     """A check asked for a command whose output the episode did not capture."""
 
@@ -103,15 +128,17 @@ ReadFn = Callable[[Check, DeviceReader], object]
 """Runs one check's reads against a reader (the check function itself; its result is not kept)."""
 
 
-def capture_checks(checks: Sequence[Check], device: DeviceReader, read: ReadFn) -> list[CheckCapture]:
-    """Run each check's reads on the device and keep every command with its output. Device failures
-    propagate (the episode is retried elsewhere); a check that fails for another reason keeps what it
-    read so far: scoring it from the capture fails the same way and records the error there."""
+def capture_checks(checks: Sequence[Check], device: DeviceReader, read: ReadFn,
+                   packages: PackageMap | None = None) -> list[CheckCapture]:
+    """Run each check's reads on the device (with `packages`' names in its commands) and keep every
+    command as run with its output. Device failures propagate (the episode is retried elsewhere); a check
+    that fails for another reason keeps what it read so far: scoring it from the capture fails the same
+    way and records the error there."""
     captures = []
     for index, check in enumerate(checks):
         reader = RecordingReader(device)
         try:
-            read(check, reader)
+            read(check, mapped(reader, packages))
         except DeviceError:
             raise
         except Exception:  # the state evaluator reproduces it from the capture and records it

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from spa_bench.device.packages import PackageMap
 from spa_bench.errors import DeviceError
-from spa_bench.evaluation.capture import DeviceReader, NotCaptured, ReplayReader, check_sha256
+from spa_bench.evaluation.capture import DeviceReader, NotCaptured, ReplayReader, check_sha256, mapped
 from spa_bench.evaluation.numbers import numbers_in
 from spa_bench.results.schema import CheckCapture, ErrorInfo, Evidence, Verdict
 from spa_bench.tasks.checks import (
@@ -238,7 +239,7 @@ class NeedsRerun(Exception):
 
 
 def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer: str | None,
-            status: str | None) -> CheckResult:
+            status: str | None, packages: PackageMap | None) -> CheckResult:
     capture = captures.get(index)
     if capture is None:
         raise NeedsRerun(f"check {index} ({check.type}) was not captured by the episode: rerun the episode")
@@ -247,15 +248,17 @@ def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer:
                          f"(definition {capture.check_sha256[:12]} -> {check_sha256(check)[:12]}): "
                          f"rerun the episode to score it")
     try:
-        return run_check(check, ReplayReader(capture.commands), answer, status)
+        return run_check(check, mapped(ReplayReader(capture.commands), packages), answer, status)
     except NotCaptured as exc:
         raise NeedsRerun(f"check {index} ({check.type}): {exc}: rerun the episode") from None
 
 
 def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], answer: str | None,
-                   evaluator: str = STATE_EVALUATOR, status: str | None = None) -> Verdict:
+                   evaluator: str = STATE_EVALUATOR, status: str | None = None,
+                   packages: PackageMap | None = None) -> Verdict:
     """Score every check from the episode's capture (all of them, for complete evidence); passes when
-    all pass. Checks that changed since the capture are listed, and leave the verdict undecided."""
+    all pass. Checks that changed since the capture are listed, and leave the verdict undecided.
+    `packages`: the substitutions the capture ran the commands with (the episode log's package_map)."""
     by_index = {c.index: c for c in captures}
     evidence: list[Evidence] = []
     passed = True
@@ -263,7 +266,7 @@ def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], an
     for i, check in enumerate(checks):
         label = check.description or check.type
         try:
-            result = _replay(check, i, by_index, answer, status)
+            result = _replay(check, i, by_index, answer, status, packages)
         except NeedsRerun as exc:
             stale.append(str(exc))
             evidence.append(Evidence(summary=f"? {label}: {exc}", details={"check": check.type}))

@@ -109,6 +109,7 @@ def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource
         "id": log.episode_id, "status": log.status, "attempt": log.attempt,
         "started": log.started_at.isoformat(timespec="seconds"),
         "device": log.device.model_dump(exclude_none=True),
+        "package_map": dict(log.package_map),  # the task's apps this device has under other names
         "seed": str(log.instance.seed), "params": _plain(log.instance.parameters),
         "images": getattr(images, "base", ""),
         "task_file": log.task_file, "answer": clip(log.answer, 4000), "steps": steps,

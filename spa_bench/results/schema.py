@@ -229,6 +229,10 @@ class EpisodeLog(_Model):
     instance: InstanceInfo
     agent: AgentSpec
     device: DeviceInfo
+    package_map: dict[str, str] = Field(
+        default_factory=dict, description="the task's packages this device has under another name (task's "
+        "name -> installed name, e.g. Google's Clock on a stock emulator image; spa_bench.device.packages): "
+        "the episode launched, tapped and read those. Empty: nothing substituted (the virtual phone)")
     attempt: int = Field(1, ge=1, description="1 + number of infrastructure retries")
     started_at: datetime
     finished_at: datetime | None = None

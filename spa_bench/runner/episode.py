@@ -7,6 +7,9 @@ like any other (final screenshot, captured state).
 At the end the runner only captures what the success checks read (spa_bench.evaluation.capture): the
 verdicts come from the evaluators afterwards, which need no device for it. Files are written by the
 episode recorder (spa_bench.results.recorder), which owns the folder layout.
+On a device that has some of the task's apps under other package names (Google's builds on a stock
+emulator image), the episode runs the task with the installed names (spa_bench.runner.packages) and its
+log's `package_map` says which were substituted.
 Termination reasons: done / infeasible (the agent said so), max_steps, step_timeout, episode_timeout,
 agent_error (the agent raised), interrupted (the run was stopped); an exception from setup, the loop or
 the capture ends the episode as `spa_bench.errors.classify` says. Infrastructure failures (a device
@@ -51,6 +54,7 @@ from spa_bench.results.schema import (
     StepTimings,
     Termination,
 )
+from spa_bench.runner.packages import episode_packages, task_for_device
 from spa_bench.tasks.apps import resolve_app
 from spa_bench.tasks.model import Task
 
@@ -132,10 +136,15 @@ class EpisodeRunner:
                  run_id: str = "") -> None:
         self.job, self.device, self.limits, self.stop = job, device, limits, stop
         self.recorder = EpisodeRecorder(layout, job.episode_id)
+        # setup and the agent get the task with the device's package names; the log and the checks keep
+        # it as written (the checks' commands are mapped as they run)
+        self.packages = episode_packages(device, job.task)
+        self.task = task_for_device(job.task, self.packages)
         self.log = EpisodeLog(
             episode_id=job.episode_id, run_id=run_id, task=job.task, task_file=job.task_file,
             task_sha256=job.task_sha256, instance=job.instance, agent=job.agent, device=device.info(),
-            attempt=attempt, started_at=now(), errors=list(earlier_errors or []))
+            package_map=dict(self.packages.substitutions), attempt=attempt, started_at=now(),
+            errors=list(earlier_errors or []))
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{job.episode_id[:30]}")
 
     # -- recording ------------------------------------------------------------------------------------
@@ -192,10 +201,10 @@ class EpisodeRunner:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _setup(self) -> None:
-        set_up_task(self.device, self.job.task, self.limits.settle_s)
+        set_up_task(self.device, self.task, self.limits.settle_s)
 
     def _context(self) -> TaskContext:
-        task, info = self.job.task, self.device.info()
+        task, info = self.task, self.device.info()
         workdir = self.recorder.agent_dir()
         return TaskContext(task=task, instruction=opened_app_prefix(task) + task.instruction,
                            language=task.language, max_steps=self._step_limit(), seed=self.job.instance.seed,
@@ -260,7 +269,7 @@ class EpisodeRunner:
                 self._record(step)
                 return action.status
             try:
-                step.gesture = self.device.execute(action, obs, resolver)
+                step.gesture = self.device.execute(self.packages.action(action), obs, resolver)
             except InvalidAction as exc:
                 step.valid, step.invalid_reason = False, str(exc)
             step.timings.execute_s = time.monotonic() - t2
@@ -303,7 +312,7 @@ class EpisodeRunner:
 
     def _app_resolver(self) -> Callable[[str], str | None]:
         def resolve(name: str) -> str | None:
-            return resolve_app(name, self.device.packages(), self.job.task.apps)
+            return resolve_app(name, self.device.packages(), self.task.apps)
 
         return resolve
 
@@ -319,7 +328,8 @@ class EpisodeRunner:
         obs = self.device.observe()
         self.log.final_observation = self.recorder.observation(obs, "final")
         if capture_state and self.job.task.checks:
-            self.log.captured_state = capture_checks(self.job.task.checks, self.device, read_check)
+            self.log.captured_state = capture_checks(self.job.task.checks, self.device, read_check,
+                                                     self.packages)
 
 
 def _short(exc: BaseException) -> str:

@@ -2,7 +2,8 @@
 
 Without this, a task whose app is missing fails as a harness error in each of its episodes (all 340
 imported SPA-Bench tasks on a device without their apps), after minutes of resets. Episodes may land on
-any device of the pool, so a package counts as present only when every device has it.
+any device of the pool, so a package counts as present only when every device has it - itself or a
+stock equivalent (spa_bench.device.packages: Google's build of an AOSP app on a stock emulator image).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from spa_bench.device.device import Device
+from spa_bench.device.packages import PackageMap, equivalents, resolve_package
 from spa_bench.errors import ConfigError
 from spa_bench.tasks.model import Task
 
@@ -38,15 +40,25 @@ def find_missing_apps(tasks: Sequence[Task],
         if task.id in seen:
             continue
         seen.add(task.id)
-        absent = sorted({p for p in task.packages for have in installed.values() if p not in have})
+        absent = sorted({p for p in task.packages for have in installed.values() if not _has(have, p)})
         if absent:
-            serials = tuple(s for s, have in installed.items() if any(p not in have for p in absent))
+            serials = tuple(s for s, have in installed.items() if any(not _has(have, p) for p in absent))
             missing.append(MissingApps(task.id, tuple(absent), serials))
     return missing
 
 
+def _has(installed: Collection[str], package: str) -> bool:
+    return resolve_package(package, installed) is not None
+
+
+def _looked_for(package: str) -> str:
+    """The package, with the stock equivalents that would have done instead."""
+    others = [b.package for b in equivalents(package)]
+    return f"{package} (nor its stock equivalent {' or '.join(others)})" if others else package
+
+
 def describe(missing: Sequence[MissingApps], limit: int = 20) -> str:
-    packages = sorted({p for m in missing for p in m.packages})
+    packages = [_looked_for(p) for p in sorted({p for m in missing for p in m.packages})]
     serials = sorted({s for m in missing for s in m.serials})
     tasks = ", ".join(f"{m.task_id} ({' '.join(m.packages)})" for m in missing[:limit])
     more = f" and {len(missing) - limit} more" if len(missing) > limit else ""
@@ -55,8 +67,8 @@ def describe(missing: Sequence[MissingApps], limit: int = 20) -> str:
 
 
 def can_run(task: Task, packages: Collection[str]) -> bool:
-    """A device with these packages installed has every app of the task."""
-    return all(p in packages for p in task.packages)
+    """A device with these packages installed has every app of the task (or a stock equivalent)."""
+    return all(_has(packages, p) for p in task.packages)
 
 
 def check_apps(tasks: Sequence[Task], devices: Sequence[Device] | Mapping[str, Collection[str]],
@@ -67,3 +79,13 @@ def check_apps(tasks: Sequence[Task], devices: Sequence[Device] | Mapping[str, C
         raise ConfigError(describe(missing) + ". Install and log in to these apps on the device(s), or "
                           "pass --skip-missing-apps to run the other tasks")
     return {m.task_id for m in missing}
+
+
+def substitutions(tasks: Sequence[Task],
+                  installed: Mapping[str, Collection[str]]) -> dict[str, dict[str, str]]:
+    """By device: the tasks' packages it has under another name (task's name -> installed name), for the
+    devices that have any; the run says so before it starts (each episode log records its own)."""
+    names = {p for task in tasks for p in (*task.packages, task.start_package) if p}
+    found = {serial: dict(PackageMap.for_device(have).only(names).substitutions)
+             for serial, have in installed.items()}
+    return {serial: names_map for serial, names_map in found.items() if names_map}

@@ -40,7 +40,7 @@ from spa_bench.runner.config import RunConfig
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits
 from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
-from spa_bench.runner.preflight import check_apps
+from spa_bench.runner.preflight import check_apps, substitutions
 from spa_bench.runner.scheduler import Attempt, EpisodeWork, Executor, LocalThreadExecutor
 from spa_bench.secrets import (
     REDACTED,
@@ -198,14 +198,18 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
         if resume_dir is not None:
             held.enter_context(hold_run_folder(layout.root))
         present = executor.present_devices(pool, events, stop, run_id) if todo else []
-        skipped = check_apps([j.task for j in todo], {r.name: r.packages for r in present},
-                             config.skip_missing_apps)
+        installed = {r.name: r.packages for r in present}
+        skipped = check_apps([j.task for j in todo], installed, config.skip_missing_apps)
         if skipped:
             log.warning("skipping %d task(s) whose apps are not installed: %s", len(skipped),
                         ", ".join(sorted(skipped)))
             jobs = [j for j in jobs if j.task.id not in skipped]
             todo = [j for j in todo if j.task.id not in skipped]
             events.planned(len(jobs), len(jobs) - len(todo))
+        for name, substituted in substitutions([j.task for j in todo], installed).items():
+            log.warning("%s has the tasks' apps under other names, used instead: %s (golden scripts follow "
+                        "the virtual phone's screens)", name,
+                        ", ".join(f"{a} -> {b}" for a, b in sorted(substituted.items())))
         if manifest is None:
             manifest = RunManifest(
                 run_id=run_id, created_at=started_at, spa_bench_version=__version__,

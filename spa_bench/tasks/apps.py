@@ -2,13 +2,15 @@
 
 Names come from the task's own apps (both languages), from spa_bench.tasks.known_apps, and from the
 common Android system apps below, whose package names are the usual AOSP/Google ones; only installed
-packages are ever returned.
+packages are ever returned. A package name the device has not installed gives its stock equivalent
+(spa_bench.device.packages), when the device has that.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from spa_bench.device.packages import resolve_package
 from spa_bench.tasks.known_apps import KNOWN_APPS, app_key
 from spa_bench.tasks.model import AppRef
 
@@ -54,8 +56,9 @@ def resolve_app(name: str, installed: Iterable[str], task_apps: Iterable[AppRef]
     """The installed package an agent means by `name`, or None."""
     packages = set(installed)
     wanted = name.strip()
-    if wanted in packages:
-        return wanted
+    stand_in = resolve_package(wanted, packages)  # the package itself, or its stock equivalent
+    if stand_in is not None:
+        return stand_in
     key = app_key(wanted)
     for app in task_apps:
         if app.package in packages and key in {app_key(n) for n in app.name.values()}:

@@ -12,7 +12,9 @@ stock source, by the names AOSP gives it, and every setup command writes one.
   CallLog.Calls (`call_log/calls`) and Settings (`settings/system|secure|global`);
 - `sqlite3` only on AOSP DeskClock's database, `/data/user_de/0/com.android.deskclock/databases/alarms.db`
   (ClockProvider opens ClockDatabaseHelper's "alarms.db" in device-protected storage), tables
-  `alarm_templates` and `alarm_instances` with ClockContract's columns;
+  `alarm_templates` and `alarm_instances` with ClockContract's columns (on a stock image Google's Clock,
+  the same code under com.google.android.deskclock, keeps it in its own folder: the run maps the path,
+  spa_bench.device.packages);
 - `ls`, `cat`, `stat` of paths under /sdcard (optionally piped to `wc -l`), and the validators
   `file_exists`, `file_absent`, `file_contains` on /sdcard paths;
 - answer and finish checks, which read nothing from the device.
@@ -23,11 +25,12 @@ from __future__ import annotations
 import re
 import shlex
 
+from spa_bench.device.packages import AOSP_DESKCLOCK
 from spa_bench.tasks.checks import Check
 from spa_bench.tasks.model import Task
 
 PORTABLE_TAG = "portable"
-DESKCLOCK_DB = "/data/user_de/0/com.android.deskclock/databases/alarms.db"
+DESKCLOCK_DB = f"/data/user_de/0/{AOSP_DESKCLOCK}/databases/alarms.db"
 
 _CONTACT_DATA = frozenset({"_id", "raw_contact_id", "contact_id", "mimetype", "display_name", "starred",
                            "is_primary", "is_super_primary", *(f"data{i}" for i in range(1, 16))})

@@ -242,7 +242,9 @@ def _scripted(answers: dict[str, str]) -> Device:
     return Device("emulator-5554", transport=ScriptedTransport(handler))
 
 
-BOOTED = {"id -u": "0\n", "getprop persist.sys.locale": "en-US\n", "date +%s": "1768469400\n"}
+BOOTED = {"id -u": "0\n", "getprop persist.sys.locale": "en-US\n", "date +%s": "1768469400\n",
+          "pm list packages": "package:com.android.deskclock\npackage:com.android.settings\n",
+          "content query --uri content://com.android.calendar/calendars": "Row: 0 _id=1\n"}
 
 
 def test_a_provider_error_stops_seeding_naming_the_device_and_the_step() -> None:
@@ -275,3 +277,15 @@ def test_the_cli_seeds_a_phone_and_refuses_an_unknown_language(phones: Phones,
     assert done.code == 0, done.err
     assert (f"seeded {phones[1].serial} (en): 42 contacts, 23 messages, 15 calls, 22 events, 8 alarms"
             in done.out)
+
+
+def test_the_alarms_go_to_the_clock_installed_in_deskclocks_place() -> None:
+    """A google_apis image has Google's Clock instead of AOSP's DeskClock (spa_bench.device.packages): its
+    alarms.db, the file the runs' checks read through the same package map, gets the alarms."""
+    google = "package:com.google.android.deskclock\npackage:com.android.settings\n"
+    device = _scripted({**BOOTED, "pm list packages": google})
+    report = seed_device(device, lambda path, data: None, "en")
+    assert report.counts["alarms"] == 8
+    sqlite = [c for c in device.transport.commands() if c.startswith("sqlite3 ")]
+    assert len(sqlite) == 1
+    assert sqlite[0].startswith("sqlite3 /data/user_de/0/com.google.android.deskclock/databases/alarms.db ")

@@ -8,7 +8,7 @@ import pytest
 from spa_bench.device.device import Device
 from spa_bench.device.transport import Request, ScriptedTransport
 from spa_bench.errors import ConfigError
-from spa_bench.runner.preflight import check_apps, find_missing_apps
+from spa_bench.runner.preflight import can_run, check_apps, find_missing_apps, substitutions
 from spa_bench.tasks.model import Task
 
 
@@ -43,3 +43,35 @@ def test_a_package_missing_on_one_device_is_missing() -> None:
         check_apps(tasks, devices, skip_missing=False)
     assert check_apps(tasks, devices, skip_missing=True) == {"wechat", "both"}
     assert check_apps(tasks[:1], devices, skip_missing=False) == set()
+
+
+GOOGLE_IMAGE = ["com.android.settings", "com.google.android.deskclock", "com.google.android.contacts",
+                "com.google.android.apps.messaging"]  # Google's builds, under Google's names
+
+
+def test_a_stock_equivalent_counts_as_the_aosp_app_and_the_message_names_both() -> None:
+    devices = [_device("emulator-5554", GOOGLE_IMAGE), _device("emulator-5556", GOOGLE_IMAGE)]
+    tasks = [_task("clock", "com.android.deskclock"),
+             _task("sms", "com.android.messaging", "com.android.contacts"),
+             _task("calendar", "com.android.calendar")]
+    missing = find_missing_apps(tasks, devices)
+    assert [(m.task_id, m.packages) for m in missing] == [("calendar", ("com.android.calendar",))]
+    with pytest.raises(ConfigError) as refused:
+        check_apps(tasks, devices, skip_missing=False)
+    assert ("missing packages com.android.calendar (nor its stock equivalent com.google.android.calendar); "
+            "tasks: calendar (com.android.calendar)") in str(refused.value)
+    assert check_apps(tasks, devices, skip_missing=True) == {"calendar"}
+    # the Ray executor's per-device test of the same rule
+    assert can_run(tasks[0], frozenset(GOOGLE_IMAGE)) and can_run(tasks[1], frozenset(GOOGLE_IMAGE))
+    assert not can_run(tasks[2], frozenset(GOOGLE_IMAGE))
+    # Google's Messages is not a build of AOSP's: a task written for it does not run on AOSP Messaging
+    assert not can_run(_task("gm", "com.google.android.apps.messaging"), frozenset({"com.android.messaging"}))
+    assert can_run(_task("gclock", "com.google.android.deskclock"), frozenset({"com.android.deskclock"}))
+
+
+def test_the_run_is_told_which_devices_use_other_names_for_its_tasks_apps() -> None:
+    tasks = [_task("clock", "com.android.deskclock"), _task("settings", "com.android.settings")]
+    installed = {"emulator-5554": GOOGLE_IMAGE, "phone-0": ["com.android.deskclock", "com.android.settings"]}
+    assert substitutions(tasks, installed) == {"emulator-5554": {
+        "com.android.deskclock": "com.google.android.deskclock"}}  # only the run's apps, only where renamed
+    assert substitutions(tasks[1:], installed) == {}

@@ -134,7 +134,9 @@ def test_portable_checks_are_answered_by_a_real_emulator() -> None:
     """Each read a portable check makes, run on the emulator as root: the provider knows the URI and the
     columns (`content query` prints rows or "No result found.", not "Error while accessing provider"),
     sqlite3 exists and finds DeskClock's tables, `settings get` and `getprop` answer. This needs no seeded
-    data and no app UI, so it tells a schema mismatch apart from everything else."""
+    data and no app UI, so it tells a schema mismatch apart from everything else. Package names in the
+    reads are the emulator's (Google's Clock keeps alarms.db under its own package), as in a run."""
+    from spa_bench.evaluation.capture import mapped
     from spa_bench.evaluation.state_checks import (
         ContentQueryFailed,
         content_query_command,
@@ -143,8 +145,9 @@ def test_portable_checks_are_answered_by_a_real_emulator() -> None:
     )
     from spa_bench.runner.pool import connect_devices
 
-    device = connect_devices([os.environ["SPA_BENCH_DEVICE"]]).devices[0]  # as a run does: adb root
-    assert device.run("id -u").output.strip() == "0", "adb root refused: a userdebug image is needed"
+    emulator = connect_devices([os.environ["SPA_BENCH_DEVICE"]]).devices[0]  # as a run does: adb root
+    assert emulator.run("id -u").output.strip() == "0", "adb root refused: a userdebug image is needed"
+    device = mapped(emulator, emulator.package_map())
     problems: list[str] = []
     for task in _portable_tasks():
         for check in task.instantiate(7)[0].checks:

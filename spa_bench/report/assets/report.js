@@ -514,6 +514,7 @@
         ["checks", t.checks.length ? t.checks.join(" · ") : null],
         ["steps", `${E.steps[i]} (golden ${E.golden[i]})`], ["time", `${secs(d.timings[1])} (setup ${secs(d.timings[0])}, agent ${secs(d.timings[2])}, device ${secs(d.timings[3])})`],
         ["agent usage", usageText(d.usage)], ["device", [d.device.serial, d.device.model, d.device.android_release && `Android ${d.device.android_release}`, d.device.locale].filter(Boolean).join(" · ")],
+        ["apps substituted", Object.entries(d.package_map || {}).map(([named, installed]) => `${named} → ${installed}`).join(" · ") || null],
         ["attempt", d.attempt > 1 ? `${d.attempt} (after infrastructure retries)` : null], ["seed", d.seed],
         ["parameters", Object.keys(d.params || {}).length ? JSON.stringify(d.params) : null], ["task file", d.task_file]]),
       h("h4", null, "Verdicts"), d.verdicts.length ? d.verdicts.map(renderVerdict) : h("p", { class: "note" }, "no verdicts"),
