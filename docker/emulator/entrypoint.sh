@@ -44,5 +44,7 @@ fi
 socat TCP-LISTEN:5554,fork,reuseaddr TCP:127.0.0.1:5556 &
 socat TCP-LISTEN:5555,fork,reuseaddr TCP:127.0.0.1:5557 &
 
+# UTC, as the virtual phone: the portable suite's calendar checks compute days with SQLite's date('now').
 exec emulator -avd "${AVD_NAME}" -no-window -no-audio -no-boot-anim -gpu swiftshader_indirect \
-    -accel on -skip-adb-auth -no-metrics -ports 5556,5557 "${snapshot_args[@]}" "${extra_args[@]}"
+    -accel on -skip-adb-auth -no-metrics -timezone Etc/UTC -ports 5556,5557 "${snapshot_args[@]}" \
+    "${extra_args[@]}"

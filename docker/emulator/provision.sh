@@ -2,8 +2,10 @@
 # Build the golden snapshots spa-bench resets to: spa-bench-base-en and spa-bench-base-zh.
 # Runs inside the emulator image with the AVD volume mounted (docker/README.md: "provision"): boots the
 # AVD once, installs and selects ADBKeyboard, skips the setup wizard, then per language sets the locale,
-# restarts the framework and saves the snapshot. Snapshots are tied to this host's emulator build and
-# CPU, so run this on the farm host itself.
+# restarts the framework, writes the virtual phone's seed data into the stock providers, DeskClock and
+# /sdcard (`spa-bench device seed`: the contacts, SMS, events, calls, alarms and files the portable suite's
+# checks expect) and saves the snapshot. Snapshots are tied to this host's emulator build and CPU, so run
+# this on the farm host itself.
 set -euo pipefail
 
 serial="emulator-5556"
@@ -50,6 +52,14 @@ for lang in en zh; do
         echo "error: locale is ${got}, expected ${locale}" >&2
         exit 1
     fi
+    zone="$(sh_ getprop persist.sys.timezone | tr -d '\r')"
+    if [ "${zone}" != "Etc/UTC" ] && [ "${zone}" != "UTC" ]; then
+        echo "warning: time zone is '${zone}', not UTC: calendar checks assume UTC (emulator -timezone)" >&2
+    fi
+    # Stops with the serial and the failing command if any write fails (set -e). The alarms go to the
+    # clock app installed (Google's Clock on this image, whose alarms.db the runs' checks read).
+    spa-bench device seed --serial "${serial}" --language "${lang}"
+    sh_ input keyevent KEYCODE_HOME
     console "avd snapshot save spa-bench-base-${lang}"
     echo "saved snapshot spa-bench-base-${lang} (locale ${locale})"
 done

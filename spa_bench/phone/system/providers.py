@@ -100,6 +100,11 @@ class SqliteTableProvider:
             extra = self.row_filter(path[0], path[1])
         return path[0], extra
 
+    def _write_target(self, path: list[str]) -> tuple[str, str | None]:
+        """Where inserts, updates and deletes of `path` go: where its reads come from, unless a provider
+        reads a view and writes the table under it."""
+        return self._target(path)
+
     def row_filter(self, table: str, segment: str) -> str:
         if not segment.isdigit():
             raise ProviderError(f"Unknown URI content://{self.authority}/{table}/{segment}")
@@ -130,7 +135,7 @@ class SqliteTableProvider:
             conn.close()
 
     def insert(self, path: list[str], values: dict[str, Value]) -> str:
-        table, _ = self._target(path)
+        table, _ = self._write_target(path)
         names = [_column(n) for n in values]
         sql = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})"
         conn = self._connect()
@@ -145,7 +150,7 @@ class SqliteTableProvider:
         return f"content://{self.authority}/{table}/{row_id}"
 
     def update(self, path: list[str], values: dict[str, Value], where: str | None) -> int:
-        table, extra = self._target(path)
+        table, extra = self._write_target(path)
         sets = ", ".join(f"{_column(n)} = ?" for n in values)
         conn = self._connect()
         try:
@@ -160,7 +165,7 @@ class SqliteTableProvider:
         return count
 
     def delete(self, path: list[str], where: str | None) -> int:
-        table, extra = self._target(path)
+        table, extra = self._write_target(path)
         conn = self._connect()
         try:
             count = conn.execute(f"DELETE FROM {table}{_where(extra, where)}").rowcount

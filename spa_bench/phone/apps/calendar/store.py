@@ -13,19 +13,35 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from spa_bench.phone.api import ProviderError
 from spa_bench.phone.apps.base import AppContext
 from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider, SeedFn, provider_db
 from spa_bench.phone.apps.messages.store import epoch_ms
+from spa_bench.phone.system.providers import Value
 
 PROVIDER_PACKAGE = "com.android.providers.calendar"
 AUTHORITY = "com.android.calendar"
 
+# The phone's one calendar, a local (unsynced) one: CalendarContract.ACCOUNT_TYPE_LOCAL, the owner's
+# access level CAL_ACCESS_OWNER (700), shown and synced.
+LOCAL_CALENDAR: dict[str, str | int] = {
+    "account_name": "user@example.com", "account_type": "LOCAL", "name": "local",
+    "calendar_displayName": "My calendar", "ownerAccount": "user@example.com",
+    "calendar_color": -16743537, "calendar_access_level": 700, "visible": 1, "sync_events": 1,
+}
+
 SCHEMA = """
 CREATE TABLE calendars (
     _id INTEGER PRIMARY KEY,
+    account_name TEXT,
+    account_type TEXT,
     name TEXT,
     calendar_displayName TEXT,
-    ownerAccount TEXT
+    ownerAccount TEXT,
+    calendar_color INTEGER,
+    calendar_access_level INTEGER,
+    visible INTEGER NOT NULL DEFAULT 1,
+    sync_events INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE events (
     _id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -39,8 +55,8 @@ CREATE TABLE events (
     eventTimezone TEXT DEFAULT 'UTC',
     deleted INTEGER NOT NULL DEFAULT 0
 );
-INSERT INTO calendars (_id, name, calendar_displayName, ownerAccount)
-    VALUES (1, 'local', 'My calendar', 'user@example.com');
+-- CalendarDatabaseHelper's trigger: a calendar's events go with it
+CREATE TRIGGER calendar_cleanup DELETE ON calendars BEGIN DELETE FROM events WHERE calendar_id = old._id; END;
 """
 
 # (day offset from the boot day, "HH:MM" or "" for all day, minutes, title, location, description)
@@ -70,24 +86,67 @@ SEED_EVENTS: tuple[tuple[int, str, int, str, str, str], ...] = (
 )
 
 
+@dataclass(frozen=True)
+class SeedEvent:
+    """One seeded event with CalendarContract.Events' columns (its calendar_id is the calendar's)."""
+
+    title: str
+    dtstart: int  # ms UTC
+    dtend: int
+    eventLocation: str  # noqa: N815 (CalendarContract's column name)
+    description: str
+    allDay: int  # noqa: N815
+
+    def values(self) -> dict[str, str | int]:
+        return {"title": self.title, "dtstart": self.dtstart, "dtend": self.dtend,
+                "eventLocation": self.eventLocation, "description": self.description, "allDay": self.allDay,
+                "eventTimezone": "UTC"}
+
+
+def seed_events(today: date) -> list[SeedEvent]:
+    """The seeded events laid out around `today` (UTC): the one source of this store's seed and of a real
+    device's (spa_bench.device.seeding)."""
+    found = []
+    for offset, start, minutes, title, location, description in SEED_EVENTS:
+        day = datetime.combine(today + timedelta(days=offset), datetime.min.time())
+        if start:
+            h, m = (int(x) for x in start.split(":"))
+            begin = day + timedelta(hours=h, minutes=m)
+            end, all_day = begin + timedelta(minutes=minutes), 0
+        else:
+            begin, end, all_day = day, day + timedelta(days=1), 1
+        found.append(SeedEvent(title, epoch_ms(begin), epoch_ms(end), location, description, all_day))
+    return found
+
+
 def make_seed(ctx: AppContext) -> SeedFn:
     def seed(conn: sqlite3.Connection) -> None:
-        today = ctx.clock.now().date()
-        for offset, start, minutes, title, location, description in SEED_EVENTS:
-            day = datetime.combine(today + timedelta(days=offset), datetime.min.time())
-            if start:
-                h, m = (int(x) for x in start.split(":"))
-                begin = day + timedelta(hours=h, minutes=m)
-                end, all_day = begin + timedelta(minutes=minutes), 0
-            else:
-                begin, end, all_day = day, day + timedelta(days=1), 1
+        names = list(LOCAL_CALENDAR)
+        conn.execute(f"INSERT INTO calendars ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})",
+                     list(LOCAL_CALENDAR.values()))
+        for event in seed_events(ctx.clock.now().date()):
+            row = event.values()
             conn.execute(
-                "INSERT INTO events (title, dtstart, dtend, eventLocation, description, allDay) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (title, epoch_ms(begin), epoch_ms(end), location, description, all_day),
+                f"INSERT INTO events (calendar_id, {', '.join(row)}) "
+                f"VALUES ((SELECT min(_id) FROM calendars), {', '.join('?' for _ in row)})",
+                list(row.values()),
             )
 
     return seed
+
+
+class CalendarProvider(RoutedProvider):
+    """As CalendarProvider2 validates a new event: it names its calendar, start, time zone, and an end
+    (dtend or a duration), rather than landing in a calendar nobody chose."""
+
+    def insert(self, path: list[str], values: dict[str, Value]) -> str:
+        if tuple(path) == ("events",):
+            missing = [c for c in ("calendar_id", "dtstart", "eventTimezone") if values.get(c) is None]
+            if values.get("dtend") is None and values.get("duration") is None:
+                missing.append("dtend or duration")
+            if missing:
+                raise ProviderError(f"new events must include {', '.join(missing)}")
+        return super().insert(path, values)
 
 
 @dataclass(frozen=True)
@@ -110,7 +169,7 @@ class CalendarStore:
         self.db = Db(lambda: provider_db(ctx, PROVIDER_PACKAGE, "calendar.db"), SCHEMA, make_seed(ctx))
 
     def provider(self) -> RoutedProvider:
-        return RoutedProvider(
+        return CalendarProvider(
             AUTHORITY,
             self.db.path,
             {("events",): ("events", None), ("calendars",): ("calendars", None)},
@@ -161,8 +220,8 @@ class CalendarStore:
         values = (title, epoch_ms(start), epoch_ms(end), location, description)
         if event_id is None:
             return self.db.run(
-                "INSERT INTO events (title, dtstart, dtend, eventLocation, description) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO events (calendar_id, title, dtstart, dtend, eventLocation, description) "
+                "VALUES (coalesce((SELECT min(_id) FROM calendars), 1), ?, ?, ?, ?, ?)",
                 *values,
             )
         self.db.run(

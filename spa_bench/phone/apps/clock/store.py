@@ -3,7 +3,8 @@
 Where AOSP DeskClock keeps it: `ClockProvider.onCreate` opens `ClockDatabaseHelper` (DATABASE_NAME
 "alarms.db") in `createDeviceProtectedStorageContext()`, i.e. /data/user_de/0/PKG, on Android N and later.
 
-`alarm_templates` is AOSP DeskClock's table (_id, hour, minutes, enabled, daysofweek with Mon=1 ...
+`alarm_templates` and `alarm_instances` (the next ring of each enabled alarm; never filled here)
+are AOSP DeskClock's tables; alarm_templates (_id, hour, minutes, enabled, daysofweek with Mon=1 ...
 Sun=64, vibrate, label, ringtone, delete_after_use). DeskClock keeps timers, the stopwatch and the
 world-clock cities in shared preferences; here they are three documented tables of the same file:
 `timers(_id, length_ms, remaining_ms, state (1 running, 2 paused), start_time (ms UTC), label)`,
@@ -34,6 +35,19 @@ CREATE TABLE alarm_templates (
     label TEXT NOT NULL,
     ringtone TEXT,
     delete_after_use INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE alarm_instances (
+    _id INTEGER PRIMARY KEY,
+    year INTEGER NOT NULL,
+    month INTEGER NOT NULL,
+    day INTEGER NOT NULL,
+    hour INTEGER NOT NULL,
+    minutes INTEGER NOT NULL,
+    vibrate INTEGER NOT NULL,
+    label TEXT NOT NULL,
+    ringtone TEXT,
+    alarm_state INTEGER NOT NULL,
+    alarm_id INTEGER REFERENCES alarm_templates(_id) ON UPDATE CASCADE ON DELETE CASCADE
 );
 CREATE TABLE timers (
     _id INTEGER PRIMARY KEY,
@@ -103,13 +117,20 @@ CITIES: dict[str, tuple[str, str, int]] = {
 SEED_CITIES = ("london", "new_york", "tokyo")
 
 
+def seed_alarm_rows() -> list[dict[str, int | str]]:
+    """The seeded alarm_templates rows (ClockContract's columns; ids left to SQLite): the one source of
+    this store's seed and of a real device's DeskClock database (spa_bench.device.seeding)."""
+    return [
+        {"hour": hour, "minutes": minutes, "enabled": enabled, "daysofweek": days, "vibrate": 1,
+         "label": label, "ringtone": RINGTONE, "delete_after_use": 0}
+        for hour, minutes, enabled, days, label in SEED_ALARMS
+    ]
+
+
 def seed(conn: sqlite3.Connection) -> None:
-    for hour, minutes, enabled, days, label in SEED_ALARMS:
-        conn.execute(
-            "INSERT INTO alarm_templates (hour, minutes, enabled, daysofweek, vibrate, label, ringtone, "
-            "delete_after_use) VALUES (?, ?, ?, ?, 1, ?, ?, 0)",
-            (hour, minutes, enabled, days, label, RINGTONE),
-        )
+    for row in seed_alarm_rows():
+        conn.execute(f"INSERT INTO alarm_templates ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+                     list(row.values()))
     for city in SEED_CITIES:
         conn.execute("INSERT INTO cities (city_id) VALUES (?)", (city,))
     conn.execute("INSERT INTO stopwatch (_id, state, start_time, accumulated_ms) VALUES (1, 0, 0, 0)")

@@ -79,7 +79,8 @@ class Db:
 
 
 class RoutedProvider(SqliteTableProvider):
-    """`content://<authority>/<route>[/<_id>]` where each route is a table or view plus a filter."""
+    """`content://<authority>/<route>[/<_id>]` where each route is a table or view plus a filter.
+    `writes` maps a view that routes read to the table its writes go to (a view cannot be written)."""
 
     def __init__(
         self,
@@ -88,10 +89,16 @@ class RoutedProvider(SqliteTableProvider):
         routes: dict[tuple[str, ...], tuple[str, str | None]],
         on_change: Callable[[], None] = lambda: None,
         prepare: Callable[[], None] = lambda: None,
+        writes: dict[str, str] | None = None,
     ) -> None:
         super().__init__(authority, db, sorted({t for t, _ in routes.values()}), on_change)
         self.routes = routes
         self.prepare = prepare
+        self.writes = writes or {}
+
+    def _write_target(self, path: list[str]) -> tuple[str, str | None]:
+        table, where = self._target(path)
+        return self.writes.get(table, table), where
 
     def _target(self, path: list[str]) -> tuple[str, str | None]:
         self.prepare()

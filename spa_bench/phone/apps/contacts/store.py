@@ -1,8 +1,9 @@
 """The contacts database: `/data/data/com.android.providers.contacts/databases/contacts2.db`.
 
 A simplified but faithful layout of Android's ContactsProvider2: `raw_contacts` (one row per person,
-`starred`), `data` rows typed by `mimetype` (StructuredName: data1 display name, data2 given name,
-data3 family name; Phone: data1 number, data2 type; Email: data1 address, data2 type), and views that
+`starred`, account_name/account_type NULL for a phone-local contact), `data` rows typed by `mimetype`
+(StructuredName: data1 display name, data2 given name, data3 family name; Phone: data1 number, data2
+type; Email: data1 address, data2 type), and views that
 the provider serves as `content://com.android.contacts/contacts`, `.../data`, `.../data/phones` and
 `.../data/emails` with Android's column names (display_name, starred, contact_id, mimetype, data1...;
 the number of a phone row and the address of an e-mail row are `data1`, as ContactsContract's
@@ -16,8 +17,11 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from spa_bench.phone.api import ProviderError
 from spa_bench.phone.apps.base import AppContext
 from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider, provider_db
+from spa_bench.phone.apps.db import connect
+from spa_bench.phone.system.providers import Value
 
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 AUTHORITY = "com.android.contacts"
@@ -26,10 +30,14 @@ NAME, PHONE, EMAIL = (
     "vnd.android.cursor.item/phone_v2",
     "vnd.android.cursor.item/email_v2",
 )
+# ContactsContract's Phone.TYPE_MOBILE and Email.TYPE_HOME, the types of every seeded number and address
+PHONE_TYPE_MOBILE, EMAIL_TYPE_HOME = "2", "1"
 
 SCHEMA = f"""
 CREATE TABLE raw_contacts (
     _id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_name TEXT,
+    account_type TEXT,
     display_name TEXT,
     starred INTEGER NOT NULL DEFAULT 0,
     deleted INTEGER NOT NULL DEFAULT 0,
@@ -122,26 +130,32 @@ def display_name(given: str, family: str) -> str:
     return " ".join(p for p in (given, family) if p)
 
 
+def contact_data_rows(given: str, family: str, phone: str, email: str) -> list[dict[str, str]]:
+    """The data rows of one contact (name, then phone and e-mail when it has them), as `content insert
+    --uri content://com.android.contacts/data` writes them: what this store writes for a seeded or saved
+    contact, and what seeding a real device writes (spa_bench.device.seeding)."""
+    rows = [{"mimetype": NAME, "data1": display_name(given, family), "data2": given, "data3": family}]
+    if phone:
+        rows.append({"mimetype": PHONE, "data1": phone, "data2": PHONE_TYPE_MOBILE})
+    if email:
+        rows.append({"mimetype": EMAIL, "data1": email, "data2": EMAIL_TYPE_HOME})
+    return rows
+
+
+def _insert_data(conn: sqlite3.Connection, raw_id: int, rows: list[dict[str, str]]) -> None:
+    for row in rows:
+        columns = ["raw_contact_id", *row]
+        conn.execute(f"INSERT INTO data ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+                     (raw_id, *row.values()))
+
+
 def insert_contact(
     conn: sqlite3.Connection, given: str, family: str, phone: str, email: str, starred: int = 0
 ) -> int:
-    name = display_name(given, family)
-    cur = conn.execute("INSERT INTO raw_contacts (display_name, starred) VALUES (?, ?)", (name, starred))
+    cur = conn.execute("INSERT INTO raw_contacts (display_name, starred) VALUES (?, ?)",
+                       (display_name(given, family), starred))
     rid = int(cur.lastrowid or 0)
-    conn.execute(
-        "INSERT INTO data (raw_contact_id, mimetype, data1, data2, data3) VALUES (?, ?, ?, ?, ?)",
-        (rid, NAME, name, given, family),
-    )
-    if phone:
-        conn.execute(
-            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, '2')",
-            (rid, PHONE, phone),
-        )
-    if email:
-        conn.execute(
-            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, '1')",
-            (rid, EMAIL, email),
-        )
+    _insert_data(conn, rid, contact_data_rows(given, family, phone, email))
     return rid
 
 
@@ -179,7 +193,7 @@ class ContactsStore:
         self.db = Db(lambda: provider_db(ctx, PROVIDER_PACKAGE, "contacts2.db"), SCHEMA, seed)
 
     def provider(self) -> RoutedProvider:
-        return RoutedProvider(
+        return ContactsProvider(
             AUTHORITY,
             self.db.path,
             {
@@ -190,6 +204,7 @@ class ContactsStore:
                 ("data", "emails"): ("view_emails", None),
             },
             prepare=self.db.ensure,
+            writes={"view_data": "data"},
         )
 
     def all(self) -> list[Contact]:
@@ -220,19 +235,10 @@ class ContactsStore:
             if contact_id is None:
                 contact_id = insert_contact(conn, given, family, phone, email)
             else:
-                name = display_name(given, family)
-                conn.execute("UPDATE raw_contacts SET display_name = ? WHERE _id = ?", (name, contact_id))
+                conn.execute("UPDATE raw_contacts SET display_name = ? WHERE _id = ?",
+                             (display_name(given, family), contact_id))
                 conn.execute("DELETE FROM data WHERE raw_contact_id = ?", (contact_id,))
-                conn.execute(
-                    "INSERT INTO data (raw_contact_id, mimetype, data1, data2, data3) VALUES (?, ?, ?, ?, ?)",
-                    (contact_id, NAME, name, given, family),
-                )
-                for mime, value, kind in ((PHONE, phone, "2"), (EMAIL, email, "1")):
-                    if value:
-                        conn.execute(
-                            "INSERT INTO data (raw_contact_id, mimetype, data1, data2) VALUES (?, ?, ?, ?)",
-                            (contact_id, mime, value, kind),
-                        )
+                _insert_data(conn, contact_id, contact_data_rows(given, family, phone, email))
             conn.execute("COMMIT")
         finally:
             conn.close()
@@ -254,6 +260,39 @@ class ContactsStore:
             if _digits(value) == want or (len(want) >= 7 and _digits(value).endswith(want)):
                 return str(name)
         return None
+
+
+class ContactsProvider(RoutedProvider):
+    """Writes go where ContactsProvider2 puts them: `data` inserts, updates and deletes reach the data
+    table (reads go through the view with the contact's name and star), a StructuredName row sets its raw
+    contact's display_name (built from given and family name when data1 is not given, as the name
+    splitter does), and deleting raw contacts deletes their data rows, as a sync adapter's delete does."""
+
+    def insert(self, path: list[str], values: dict[str, Value]) -> str:
+        row = dict(values)
+        name_row = tuple(path) == ("data",) and row.get("mimetype") == NAME
+        if name_row and not row.get("data1"):
+            row["data1"] = display_name(str(row.get("data2") or ""), str(row.get("data3") or ""))
+        uri = super().insert(path, row)
+        if name_row:
+            self._run("UPDATE raw_contacts SET display_name = ? WHERE _id = ?", row["data1"],
+                      row.get("raw_contact_id"))
+        return uri
+
+    def delete(self, path: list[str], where: str | None) -> int:
+        count = super().delete(path, where)
+        if tuple(path[:1]) == ("raw_contacts",):
+            self._run("DELETE FROM data WHERE raw_contact_id NOT IN (SELECT _id FROM raw_contacts)")
+        return count
+
+    def _run(self, sql: str, *params: Value) -> None:
+        conn = connect(self.db())
+        try:
+            conn.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise ProviderError(str(exc)) from exc
+        finally:
+            conn.close()
 
 
 def _digits(number: str | None) -> str:

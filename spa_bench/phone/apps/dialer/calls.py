@@ -9,7 +9,7 @@ from pathlib import Path
 
 from spa_bench.phone.apps.base import AppContext
 from spa_bench.phone.apps.contacts.pim import provider_db
-from spa_bench.phone.apps.dialer.seed import SEED_CALLS
+from spa_bench.phone.apps.dialer.seed import seed_call_rows
 from spa_bench.phone.system.blocked_numbers import same_number
 from spa_bench.phone.system.call_log import MISSED_TYPE, PROVIDER_PACKAGE, CallLog
 
@@ -29,10 +29,6 @@ class CallRow:
         return datetime.fromtimestamp(self.date_ms / 1000, UTC).replace(tzinfo=None)
 
 
-def _ms(text: str) -> int:
-    return int(datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp() * 1000)
-
-
 class CallHistory:
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
@@ -48,22 +44,9 @@ class CallHistory:
         conn = self.log.db.connect()
         try:
             conn.execute("BEGIN")
-            for number, name, kind, when, duration, read in SEED_CALLS:
-                date = _ms(when)
-                conn.execute(
-                    "INSERT INTO calls (number, presentation, date, duration, type, new, name, is_read, "
-                    "last_modified) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        number,
-                        date,
-                        duration,
-                        kind,
-                        0 if read else 1,
-                        name,
-                        (1 if read else 0) if kind == MISSED_TYPE else None,
-                        date + duration * 1000,
-                    ),
-                )
+            for row in seed_call_rows():
+                conn.execute(f"INSERT INTO calls ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+                             list(row.values()))
             conn.execute("COMMIT")
         finally:
             conn.close()

@@ -5,6 +5,10 @@ caller id as received: +country code for the US contacts, 11 digits for the main
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from spa_bench.phone.system.call_log import MISSED_TYPE
+
 # number, cached name (None: not a contact), CallLog.Calls type, "YYYY-MM-DD HH:MM" UTC, seconds, read
 SEED_CALLS: tuple[tuple[str, str | None, int, str, int, bool], ...] = (
     ("+16465550199", "Nina Patel", 1, "2024-07-15 19:10", 604, True),
@@ -23,3 +27,21 @@ SEED_CALLS: tuple[tuple[str, str | None, int, str, int, bool], ...] = (
     ("13812345678", "张伟", 3, "2024-07-20 08:30", 0, False),
     ("+16505550142", "Anna Li", 3, "2024-07-20 09:12", 0, False),
 )
+
+
+def _ms(text: str) -> int:
+    return int(datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp() * 1000)
+
+
+def seed_call_rows() -> list[dict[str, str | int | None]]:
+    """The seeded rows of content://call_log/calls with CallLog.Calls' columns, as Telecom writes a call
+    that ended (`new` 1 while unseen, `is_read` only for missed calls, `last_modified` when it ended):
+    the one source of this seed for the virtual phone and for a real device (spa_bench.device.seeding)."""
+    rows: list[dict[str, str | int | None]] = []
+    for number, name, kind, when, duration, read in SEED_CALLS:
+        date = _ms(when)
+        rows.append({"number": number, "presentation": 1, "date": date, "duration": duration, "type": kind,
+                     "new": 0 if read else 1, "name": name,
+                     "is_read": (1 if read else 0) if kind == MISSED_TYPE else None,
+                     "last_modified": date + duration * 1000})
+    return rows

@@ -109,20 +109,29 @@ def _stamp(text: str) -> float:
     return datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp()
 
 
+def seed_file_bytes(path: str, content: str | int) -> bytes:
+    """The bytes of one seed file: its text, or its format's magic bytes and zero filler."""
+    if isinstance(content, str):
+        return content.encode("utf-8")
+    header = _HEADERS.get(os.path.splitext(path)[1], b"")
+    # media are capped so that snapshots (copied per reset) stay small
+    return header + bytes(max(0, min(content, MAX_KB) * 1000 - len(header)))
+
+
+def seed_files() -> list[tuple[str, bytes, float]]:
+    """(device path, bytes, mtime in s UTC) of every seed file: the one source of shared storage's seed,
+    for the virtual phone and for a real device (spa_bench.device.seeding)."""
+    return [(path, seed_file_bytes(path, content), _stamp(date))
+            for path, (date, content) in SEED_FILES.items()]
+
+
 def seed_storage(fs: VirtualFS) -> None:
     """Write the seed files (and give every folder the time of its newest file)."""
     folders: dict[Path, float] = {}
-    for path, (date, content) in SEED_FILES.items():
+    for path, data, when in seed_files():
         host = fs.host_path(path)
         host.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, str):
-            data = content.encode("utf-8")
-        else:
-            header = _HEADERS.get(os.path.splitext(path)[1], b"")
-            # media are capped so that snapshots (copied per reset) stay small
-            data = header + bytes(max(0, min(content, MAX_KB) * 1000 - len(header)))
         host.write_bytes(data)
-        when = _stamp(date)
         os.utime(host, (when, when))
         parent = host.parent
         while parent != fs.host_path("/sdcard").parent:

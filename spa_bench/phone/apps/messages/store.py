@@ -1,8 +1,9 @@
 """The SMS database: `/data/data/com.android.providers.telephony/databases/mmssms.db`.
 
 Tables as Android's TelephonyProvider names them: `threads` (one per correspondent) and `sms` (_id,
-thread_id, address, person, date (ms UTC), date_sent, read, seen, status, type: 1 inbox / 2 sent, body),
-served as content://sms, content://sms/inbox and content://sms/sent.
+thread_id, address, person, date (ms UTC), date_sent, read, seen, status, type: 1 inbox / 2 sent /
+3 draft / 4 outbox, body),
+served as content://sms and its boxes content://sms/inbox, /sent, /draft and /outbox.
 """
 
 from __future__ import annotations
@@ -10,12 +11,14 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
 from spa_bench.phone.apps.base import AppContext
 from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider, SeedFn, provider_db
+from spa_bench.phone.system.providers import Value
 
 PROVIDER_PACKAGE = "com.android.providers.telephony"
-INBOX, SENT = 1, 2
+INBOX, SENT, DRAFT, OUTBOX = 1, 2, 3, 4  # Telephony.TextBasedSmsColumns.MESSAGE_TYPE_*
 
 SCHEMA = """
 CREATE TABLE threads (
@@ -114,21 +117,48 @@ def epoch_ms(moment: datetime) -> int:
     return int((moment - datetime(1970, 1, 1)).total_seconds() * 1000)
 
 
+@dataclass(frozen=True)
+class SeedSms:
+    """One seeded message as content://sms holds it (thread_id is the provider's to assign)."""
+
+    address: str
+    date: int  # ms UTC; date_sent is the same
+    read: int
+    type: int
+    body: str
+
+    def values(self) -> dict[str, str | int]:
+        """The columns a `content insert --uri content://sms` writes (seen = 1: the phone showed it)."""
+        return {"address": self.address, "date": self.date, "date_sent": self.date, "read": self.read,
+                "seen": 1, "type": self.type, "body": self.body}
+
+
+def seed_messages(now_ms: int) -> list[SeedSms]:
+    """The seeded messages, thread by thread and oldest first within a thread, dated back from `now_ms`:
+    the one source of the SMS seed, for this store and for seeding a real device (spa_bench.device)."""
+    found = []
+    for address, messages, unread in SEED:
+        for i, (ago, kind, body) in enumerate(messages):
+            read = 0 if unread and i == len(messages) - 1 and kind == INBOX else 1
+            found.append(SeedSms(address, now_ms - ago * 60000, read, kind, body))
+    return found
+
+
 def make_seed(ctx: AppContext) -> SeedFn:
     def seed(conn: sqlite3.Connection) -> None:
-        now = epoch_ms(ctx.clock.now())
-        for address, messages, unread in SEED:
-            last = now - messages[-1][0] * 60000
-            thread = conn.execute(
-                "INSERT INTO threads (address, date) VALUES (?, ?)", (address, last)
-            ).lastrowid
-            for i, (ago, kind, body) in enumerate(messages):
-                read = 0 if unread and i == len(messages) - 1 and kind == INBOX else 1
-                conn.execute(
-                    "INSERT INTO sms (thread_id, address, date, date_sent, read, seen, type, body) "
-                    "VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                    (thread, address, now - ago * 60000, now - ago * 60000, read, kind, body),
-                )
+        threads: dict[str, int] = {}
+        for sms in seed_messages(epoch_ms(ctx.clock.now())):
+            if sms.address not in threads:
+                threads[sms.address] = int(conn.execute(
+                    "INSERT INTO threads (address, date) VALUES (?, ?)", (sms.address, sms.date)
+                ).lastrowid or 0)
+            conn.execute("UPDATE threads SET date = max(date, ?) WHERE _id = ?",
+                         (sms.date, threads[sms.address]))
+            conn.execute(
+                "INSERT INTO sms (thread_id, address, date, date_sent, read, seen, type, body) "
+                "VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                (threads[sms.address], sms.address, sms.date, sms.date, sms.read, sms.type, sms.body),
+            )
 
     return seed
 
@@ -159,12 +189,7 @@ class SmsStore:
         self.db = Db(lambda: provider_db(ctx, PROVIDER_PACKAGE, "mmssms.db"), SCHEMA, make_seed(ctx))
 
     def provider(self) -> RoutedProvider:
-        return RoutedProvider(
-            "sms",
-            self.db.path,
-            {(): ("sms", None), ("inbox",): ("sms", "type = 1"), ("sent",): ("sms", "type = 2")},
-            prepare=self.db.ensure,
-        )
+        return SmsProvider(self)
 
     def threads(self) -> list[Thread]:
         rows = self.db.rows(
@@ -244,6 +269,47 @@ class SmsStore:
             body,
         )
         self.db.run("UPDATE threads SET date = ? WHERE _id = ?", now, thread_id)
+
+
+class SmsProvider(RoutedProvider):
+    """content://sms[/inbox|/sent]. As TelephonyProvider's SmsProvider, an insert files the message in
+    its correspondent's thread (Threads.getOrCreateThreadId) when it names none, and an insert into a
+    box gives the message that box's type."""
+
+    BOXES: ClassVar[dict[tuple[str, ...], int | None]] = {
+        (): None, ("inbox",): INBOX, ("sent",): SENT, ("draft",): DRAFT, ("outbox",): OUTBOX}
+
+    def __init__(self, store: SmsStore) -> None:
+        super().__init__(
+            "sms",
+            store.db.path,
+            {box: ("sms", None if kind is None else f"type = {kind}") for box, kind in self.BOXES.items()},
+            prepare=store.db.ensure,
+        )
+        self.store = store
+
+    def insert(self, path: list[str], values: dict[str, Value]) -> str:
+        box = self.BOXES.get(tuple(path))
+        if box is None and tuple(path) not in self.BOXES:
+            return super().insert(path, values)
+        row = dict(values)
+        if box is not None:
+            row["type"] = box
+        now = epoch_ms(self.store.ctx.clock.now())
+        row.setdefault("date", now)
+        if row.get("thread_id") is None:
+            row["thread_id"] = self.store.thread_for(str(row.get("address") or ""))
+        uri = super().insert([], row)
+        self.store.db.run("UPDATE threads SET date = (SELECT max(date) FROM sms WHERE thread_id = "
+                          "threads._id) WHERE _id = ?", row["thread_id"])
+        return uri
+
+    def delete(self, path: list[str], where: str | None) -> int:
+        """As MmsSmsDatabaseHelper's triggers do, a thread left with no message goes too."""
+        count = super().delete(path, where)
+        self.store.db.run("DELETE FROM threads WHERE _id NOT IN (SELECT thread_id FROM sms WHERE thread_id "
+                          "IS NOT NULL)")
+        return count
 
 
 def _digits(number: str) -> str:

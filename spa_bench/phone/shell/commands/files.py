@@ -282,17 +282,40 @@ def cp(args: list[str], ctx: CommandContext) -> int:
 @command("touch")
 def touch(args: list[str], ctx: CommandContext) -> int:
     opts = parse_options(args, flags="acmh", valued="dtr")
+    when: float | None = None
+    if "d" in opts:
+        when = _touch_date(opts.values["d"])
+        if when is None:
+            ctx.err(f"touch: bad date '{opts.values['d']}'\n")
+            return 1
     code = 0
     for name in opts.args:
         try:
             if ctx.fs.exists(name, ctx.cwd):
-                os.utime(ctx.fs.host_path(name, ctx.cwd))
+                host = ctx.fs.host_path(name, ctx.cwd)
+                os.utime(host, None if when is None else (when, when))
             elif "c" not in opts:
                 ctx.fs.write_bytes(name, b"", ctx.cwd, append=True)
         except VfsError as exc:
             ctx.err(f"touch: {exc}\n")
             code = 1
     return code
+
+
+def _touch_date(text: str) -> float | None:
+    """toybox's `touch -d` dates: `@SECONDS[.FRACTION]` or `YYYY-MM-DD[T ]hh:mm[:ss][Z]` (the phone's
+    zone is UTC)."""
+    from datetime import UTC, datetime
+
+    if text.startswith("@"):
+        try:
+            return float(text[1:])
+        except ValueError:
+            return None
+    try:
+        return datetime.fromisoformat(text.removesuffix("Z")).replace(tzinfo=UTC).timestamp()
+    except ValueError:
+        return None
 
 
 @command("chmod", "chown", "chgrp", "chcon", "restorecon")
