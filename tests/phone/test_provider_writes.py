@@ -7,9 +7,12 @@ events with it (the calendar_cleanup trigger), and toybox's `touch -d` sets a fi
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
-from conftest import PhoneHandle
+
+if TYPE_CHECKING:  # only for the annotations: at run time `conftest` may name another folder's module
+    from conftest import PhoneHandle
 
 
 @pytest.fixture
