@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import pytest
 
@@ -99,11 +99,12 @@ SEEDED_FOLDERS = ("Documents", "Download", "DCIM", "Movies", "Music", "Pictures"
 READ_URIS = sorted(u for u in STOCK_URIS if not u.startswith("content://settings"))
 
 
-def _start(root: Path, name: str) -> VirtualPhone:
+def _start(root: Path, name: str, locale: Literal["en", "zh"] = "en") -> VirtualPhone:
     from spa_bench.phone.api import PhoneConfig
     from spa_bench.phone.server import VirtualPhone, find_free_port_pair
 
-    config = replace(PhoneConfig(), port=find_free_port_pair(), data_dir=root / name, frozen_clock=CLOCK)
+    config = replace(PhoneConfig(), port=find_free_port_pair(), data_dir=root / name, frozen_clock=CLOCK,
+                     locale=locale)
     phone = VirtualPhone(config)  # console token in $HOME, the session's (adb_env), where Device reads it
     phone.start()
     return phone
@@ -114,6 +115,19 @@ def phones(adb_env: dict[str, str],
            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Phones]:
     root = tmp_path_factory.mktemp("seeding")
     fresh, seeded = _start(root, "fresh"), _start(root, "seeded")
+    try:
+        yield fresh, seeded
+    finally:
+        for phone in (fresh, seeded):
+            phone.stop()
+
+
+@pytest.fixture(scope="module")
+def zh_phones(adb_env: dict[str, str],
+              tmp_path_factory: pytest.TempPathFactory) -> Iterator[Phones]:
+    """As `phones`, booted in Chinese: the Chinese seed (its own names, messages and files) over ADB."""
+    root = tmp_path_factory.mktemp("seeding-zh")
+    fresh, seeded = _start(root, "fresh", "zh"), _start(root, "seeded", "zh")
     try:
         yield fresh, seeded
     finally:
@@ -165,14 +179,17 @@ def _wipe(device: Device) -> None:
 
 
 @pytest.mark.slow
-def test_a_wiped_phone_seeded_over_adb_reads_as_a_fresh_one(phones: Phones) -> None:
-    fresh, seeded = (_device(p) for p in phones)
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_wiped_phone_seeded_over_adb_reads_as_a_fresh_one(language: Literal["en", "zh"],
+                                                            request: pytest.FixtureRequest) -> None:
+    pair: Phones = request.getfixturevalue("phones" if language == "en" else "zh_phones")
+    fresh, seeded = (_device(p) for p in pair)
     expected = _snapshot(fresh)
     _wipe(seeded)
     wiped = _snapshot(seeded)
     emptied = [k for k in expected if k.startswith("content://") and expected[k] and not wiped[k]]
     assert len(emptied) >= 8 and wiped["alarms.db"].strip() == ""  # the seeder has everything to do
-    report = seed_device(seeded, sync_pusher(seeded), "en")
+    report = seed_device(seeded, sync_pusher(seeded), language)
     assert report.counts == {"contacts": 42, "messages": 23, "calls": 15, "events": 22, "alarms": 8,
                              "files": len(seed_plan(CLOCK).files)}
     again = _snapshot(seeded)
@@ -181,7 +198,7 @@ def test_a_wiped_phone_seeded_over_adb_reads_as_a_fresh_one(phones: Phones) -> N
             str(value).splitlines(), str(again[key]).splitlines(), f"fresh {key}", f"seeded {key}",
             lineterm=""))
     # seeding is idempotent: a second run clears what the first wrote
-    seed_device(seeded, sync_pusher(seeded), "en")
+    seed_device(seeded, sync_pusher(seeded), language)
     assert _snapshot(seeded) == expected
 
 
@@ -213,13 +230,16 @@ def test_the_portable_oracle_passes_on_the_seeded_phone(phones: Phones,
     prepare_virtual_phone(device)
     serial = phone.serial
     tasks = Path(__file__).resolve().parents[2] / "tasks"
-    result = run_benchmark(RunConfig(filter=TaskFilter(suites=["portable"]), tasks_dir=tasks,
+    # English only: the phone was seeded over ADB in English, and its Chinese base snapshot is the phone's
+    # own seed, which tests/tasks/test_portable.py already runs the suite on
+    portable_en = TaskFilter(suites=["portable"], languages=["en"])
+    result = run_benchmark(RunConfig(filter=portable_en, tasks_dir=tasks,
                                      agents=[AgentConfig(agent="oracle")], devices=[serial],
                                      console_ports={serial: phone.config.console_port},
                                      out=tmp_path / "results"))
     logs = {log.episode_id: log for log in result.logs}
     repo = TaskRepository(tasks)
-    assert result.summary.undone == [] and len(logs) == len(repo.select(TaskFilter(suites=["portable"])))
+    assert result.summary.undone == [] and len(logs) == len(repo.select(portable_en))
     bad = failures(logs, "oracle", True)
     assert not bad, "\n".join(bad)
 
