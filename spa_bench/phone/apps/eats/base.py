@@ -53,6 +53,14 @@ class EatsActivity(Activity):
     def money(self, value: float) -> str:
         return money(value, self.ctx.locale)
 
+    def amount_row(self, area: Rect, pad: int, y: int, key: str, value: str, rid: str,
+                   bold: bool = False) -> list[View]:
+        """One line of a bill (checkout and order pages): the label at the left, the amount at the right."""
+        kit, p = self.kit, self.kit.palette
+        line = Rect(area.left + pad, y, area.right - pad, y + kit.dp(28))
+        return [TextView(line, self.t(key), kit.body_medium, p.on_surface_variant),
+                TextView(line, value, kit.body_medium, p.on_surface, align="right", rid=RID + rid, bold=bold)]
+
     def cuisine(self, key: str) -> str:
         en, zh = CUISINES.get(key, (key, key))
         return zh if self.ctx.locale == "zh" else en

@@ -145,24 +145,7 @@ class CheckoutActivity(EatsActivity):
             ("fee", self.money(r.delivery_fee), "delivery_fee"),
             ("discount", "-" + self.money(discount), "discount"),
         ):
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - pad, y + kit.dp(28)),
-                    self.t(key),
-                    kit.body_medium,
-                    p.on_surface_variant,
-                )
-            )
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - pad, y + kit.dp(28)),
-                    value,
-                    kit.body_medium,
-                    p.on_surface,
-                    align="right",
-                    rid=RID + rid,
-                )
-            )
+            rows += self.amount_row(area, pad, y, key, value, rid)
             y += kit.dp(28)
         root.add(self.scroll_list(list_area, rows, rid=RID + "checkout_list", padding_bottom=kit.dp(8)))
         footer = View(

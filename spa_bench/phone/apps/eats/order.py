@@ -145,25 +145,7 @@ class OrderActivity(EatsActivity):
             ("discount", "-" + self.money(order.discount), "order_discount"),
             ("total", self.money(order.total), "order_total"),
         ):
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - pad, y + kit.dp(28)),
-                    self.t(key),
-                    kit.body_medium,
-                    p.on_surface_variant,
-                )
-            )
-            rows.append(
-                TextView(
-                    Rect(area.left + pad, y, area.right - pad, y + kit.dp(28)),
-                    value,
-                    kit.body_medium,
-                    p.on_surface,
-                    align="right",
-                    rid=RID + rid,
-                    bold=key == "total",
-                )
-            )
+            rows += self.amount_row(area, pad, y, key, value, rid, bold=key == "total")
             y += kit.dp(28)
         y += kit.dp(8)
         for key, value, rid in (
