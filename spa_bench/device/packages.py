@@ -23,10 +23,24 @@ from functools import cached_property
 
 from spa_bench.actions import Action, OpenApp, Selector
 
-__all__ = ["AOSP_DESKCLOCK", "STOCK_EQUIVALENTS", "PackageMap", "StockApp", "StockBuild", "equivalents",
-           "resolve_package"]
+__all__ = [
+    "AOSP_DESKCLOCK",
+    "STOCK_EQUIVALENTS",
+    "PackageMap",
+    "StockApp",
+    "StockBuild",
+    "alarms_db",
+    "equivalents",
+    "resolve_package",
+]
 
 AOSP_DESKCLOCK = "com.android.deskclock"
+
+
+def alarms_db(package: str) -> str:
+    """DeskClock's database in device-protected storage (ClockProvider opens ClockDatabaseHelper's
+    "alarms.db" in createDeviceProtectedStorageContext()), under the package of the clock build."""
+    return f"/data/user_de/0/{package}/databases/alarms.db"
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from spa_bench.device.content import ContentQueryFailed, content_query_command, parse_content_rows
 from spa_bench.device.device import Device
-from spa_bench.device.packages import AOSP_DESKCLOCK, resolve_package
+from spa_bench.device.packages import AOSP_DESKCLOCK, alarms_db, resolve_package
 from spa_bench.device.transport import AdbTransport
 from spa_bench.errors import DeviceCommandFailed, DeviceError
 
@@ -91,13 +92,6 @@ def content_insert_command(uri: str, values: Row) -> str:
 
 def content_delete_command(uri: str, where: str | None = None) -> str:
     return f"content delete --uri {shlex.quote(uri)}" + (f" --where {shlex.quote(where)}" if where else "")
-
-
-def content_query_command(uri: str, projection: Sequence[str], where: str | None = None,
-                          sort: str | None = None) -> str:
-    return (f"content query --uri {shlex.quote(uri)} --projection {shlex.quote(':'.join(projection))}"
-            + (f" --where {shlex.quote(where)}" if where else "")
-            + (f" --sort {shlex.quote(sort)}" if sort else ""))
 
 
 def sql_literal(value: Value) -> str:
@@ -202,11 +196,11 @@ class _Writer:
         output = self.run(what, content_query_command(uri, ["_id"], where, "_id ASC"))
         if any(marker in output for marker in _PROVIDER_ERRORS):
             raise self.fail(what, uri, output)
-        ids = []
-        for line in output.splitlines():
-            if line.startswith("Row: ") and "_id=" in line:
-                ids.append(int(line.split("_id=", 1)[1].split(",", 1)[0]))
-        return ids
+        try:
+            rows = parse_content_rows(output)
+        except ContentQueryFailed:
+            raise self.fail(what, uri, output) from None
+        return [int(row["_id"]) for row in rows if "_id" in row]
 
 
 def _device_now(writer: _Writer) -> datetime:
@@ -276,7 +270,7 @@ def _seed_calendar(writer: _Writer, plan: SeedPlan) -> int:
 
 
 def _seed_alarms(writer: _Writer, plan: SeedPlan, package: str) -> int:
-    db = f"/data/user_de/0/{package}/databases/alarms.db"
+    db = alarms_db(package)
     writer.run(f"finding {package}", f"pm path {shlex.quote(package)}")
     probe = writer.device.run(f"ls {shlex.quote(db)}")
     if probe.exit_code != 0:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from spa_bench.device.content import content_query_command, parse_content_rows
 from spa_bench.device.packages import PackageMap
 from spa_bench.errors import DeviceError
 from spa_bench.evaluation.capture import DeviceReader, NotCaptured, ReplayReader, check_sha256, mapped
@@ -96,50 +97,6 @@ def _check_sqlite(check: SqliteCheck, device: DeviceReader) -> CheckResult:
     summary = "; ".join(reasons) or f"{len(rows)} row(s) as expected"
     return CheckResult(not reasons, Evidence(summary=summary, details={
         "check": "sqlite", "db": check.db, "query": check.query, "rows": rows[:100]}))
-
-
-_ROW = re.compile(r"^Row: \d+ (.*)$", re.M)
-_KEY = re.compile(r"(?:^|, )([A-Za-z_][A-Za-z0-9_]*)=")
-
-
-class ContentQueryFailed(Exception):
-    """`content query` printed the provider's error instead of rows (it exits 0 all the same)."""
-
-
-_PROVIDER_ERROR = ("Error while accessing provider", "Unknown URI", "java.lang.")
-
-
-def parse_content_rows(output: str) -> list[dict[str, str]]:
-    """`content query` output ("Row: 0 _id=1, name=x") as dicts of text values ("NULL" for null,
-    "" for an empty string, as the device prints them). "No result found." is no rows; a provider
-    error (printed with exit status 0) raises ContentQueryFailed instead of passing for "no rows"."""
-    if not _ROW.search(output):
-        failed = next((ln for ln in output.splitlines() if any(m in ln for m in _PROVIDER_ERROR)), None)
-        if failed is not None:
-            raise ContentQueryFailed(failed.strip()[:300])
-    rows = []
-    for line in output.splitlines():
-        match = _ROW.match(line.strip())
-        if not match:
-            continue
-        body = match.group(1)
-        keys = list(_KEY.finditer(body))
-        row = {}
-        for i, key in enumerate(keys):
-            end = keys[i + 1].start() if i + 1 < len(keys) else len(body)
-            row[key.group(1)] = body[key.end():end]
-        rows.append(row)
-    return rows
-
-
-def content_query_command(uri: str, projection: list[str] | None, where: str | None) -> str:
-    """`content query` as a check runs it (projection joined with ':', as Android's tool expects)."""
-    command = f"content query --uri {shlex.quote(uri)}"
-    if projection:
-        command += f" --projection {shlex.quote(':'.join(projection))}"
-    if where:
-        command += f" --where {shlex.quote(where)}"
-    return command
 
 
 def _check_content(check: ContentQueryCheck, device: DeviceReader) -> CheckResult:

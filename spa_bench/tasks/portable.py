@@ -25,12 +25,12 @@ from __future__ import annotations
 import re
 import shlex
 
-from spa_bench.device.packages import AOSP_DESKCLOCK
+from spa_bench.device.packages import AOSP_DESKCLOCK, alarms_db
 from spa_bench.tasks.checks import Check
 from spa_bench.tasks.model import Task
 
 PORTABLE_TAG = "portable"
-DESKCLOCK_DB = f"/data/user_de/0/{AOSP_DESKCLOCK}/databases/alarms.db"
+DESKCLOCK_DB = alarms_db(AOSP_DESKCLOCK)
 
 _CONTACT_DATA = frozenset({"_id", "raw_contact_id", "contact_id", "mimetype", "display_name", "starred",
                            "is_primary", "is_super_primary", *(f"data{i}" for i in range(1, 16))})

@@ -148,7 +148,7 @@ def _rows(device: Device, uri: str) -> list[dict[str, str]]:
     """`content query` rows, provider-assigned ids replaced by their order of first appearance, so two
     phones whose providers numbered the same rows differently compare equal (and rows that share a
     thread or a contact still share it)."""
-    from spa_bench.evaluation.state_checks import parse_content_rows
+    from spa_bench.device.content import parse_content_rows
 
     rows = parse_content_rows(device.shell(f"content query --uri {uri}"))
     ranks: dict[str, dict[str, str]] = {}

@@ -14,13 +14,9 @@ from pathlib import Path
 import pytest
 from spa_bench.evaluators.validators import file_contains, file_exists
 
+from spa_bench.device.content import ContentQueryFailed, parse_content_rows
 from spa_bench.evaluation.capture import Output
-from spa_bench.evaluation.state_checks import (
-    ContentQueryFailed,
-    parse_content_rows,
-    run_check,
-    sqlite_command,
-)
+from spa_bench.evaluation.state_checks import run_check, sqlite_command
 from spa_bench.tasks.checks import AnswerCheck, ContentQueryCheck, FinishCheck, ShellCheck, SqliteCheck
 
 CAPTURES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "android-captures" / "shell"

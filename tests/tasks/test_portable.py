@@ -136,13 +136,9 @@ def test_portable_checks_are_answered_by_a_real_emulator() -> None:
     sqlite3 exists and finds DeskClock's tables, `settings get` and `getprop` answer. This needs no seeded
     data and no app UI, so it tells a schema mismatch apart from everything else. Package names in the
     reads are the emulator's (Google's Clock keeps alarms.db under its own package), as in a run."""
+    from spa_bench.device.content import ContentQueryFailed, content_query_command, parse_content_rows
     from spa_bench.evaluation.capture import mapped
-    from spa_bench.evaluation.state_checks import (
-        ContentQueryFailed,
-        content_query_command,
-        parse_content_rows,
-        sqlite_command,
-    )
+    from spa_bench.evaluation.state_checks import sqlite_command
     from spa_bench.runner.pool import connect_devices
 
     emulator = connect_devices([os.environ["SPA_BENCH_DEVICE"]]).devices[0]  # as a run does: adb root
