@@ -201,6 +201,7 @@ class Device:
             out = self.shell("pm list packages")
             self._packages = {line.split(":", 1)[1].strip() for line in out.splitlines()
                               if line.startswith("package:")}
+            self._package_map = None  # derived from the packages: worked out again from the new list
         return self._packages
 
     def package_map(self) -> PackageMap:
