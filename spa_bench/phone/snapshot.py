@@ -4,11 +4,13 @@ Layout under the phone's data dir:
     fs/                      the live file system (VirtualFS root)
     snapshots/NAME/fs/       the saved tree (never touched after the save)
     snapshots/NAME/state.json  PhoneSystem.save_state() and a little metadata
-    snapshots/NAME/.spare/   a ready-made copy of fs/, swapped in by the next load
+    snapshots/NAME/.spares/ID/  ready-made copies of fs/, each swapped in by one load
 Loading must be fast (a task reset happens before every episode), so it never copies on the critical
-path when it can help it: it renames the live tree away, renames the spare copy into place, restores
-the OS state, and only then makes a new spare and deletes the old tree in a background thread. A load
-that finds no spare (e.g. two loads in a row faster than a copy) copies synchronously instead.
+path when it can help it: it renames the live tree away, renames a spare copy into place, restores
+the OS state, and only then has a background thread delete the old tree and copy a new spare. It keeps
+SPARES copies ready, not one: a reset loop (an RL environment resets every few tens of milliseconds)
+would otherwise catch the one copy half made and wait for it. A load that finds no spare ready and none
+being made copies synchronously instead.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ from spa_bench.phone.vfs import tree_size
 
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 STATE_FILE = "state.json"
-SPARE = ".spare"
+SPARES_DIR = ".spares"
+SPARES = 2  # ready copies kept per snapshot
 
 
 class SnapshotError(PhoneError):
@@ -59,7 +62,7 @@ class SnapshotStore:
         self.system = system
         self._lock = threading.RLock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapshot-bg")
-        self._spares: dict[str, Future[None]] = {}
+        self._pending: dict[str, list[Future[None]]] = {}  # spares being made, per snapshot
 
     def recover(self) -> None:
         """Remove what an interrupted run left behind (trash, half-made copies); spares are rebuilt."""
@@ -72,7 +75,9 @@ class SnapshotStore:
         if trash:
             self._submit(purge)
         if self.root.is_dir():
-            for leftover in [*self.root.glob(".staging-*"), *self.root.glob("*/.spare-*")]:
+            leftovers = [*self.root.glob(".staging-*"), *self.root.glob(f"*/{SPARES_DIR}/.staging-*"),
+                         *self.root.glob("*/.spare"), *self.root.glob("*/.spare-*")]  # .spare*: older layout
+            for leftover in leftovers:
                 shutil.rmtree(leftover, ignore_errors=True)
             for info in self.list():
                 self._prepare_spare(info.name)
@@ -102,7 +107,7 @@ class SnapshotStore:
             except (OSError, TypeError, ValueError) as exc:
                 shutil.rmtree(staging, ignore_errors=True)
                 raise SnapshotError(f"cannot save snapshot {name!r}: {exc}") from exc
-            self._wait_spare(name)
+            self._wait_spares(name)
             if target.exists():
                 self._trash(target)
             os.rename(staging, target)
@@ -119,12 +124,12 @@ class SnapshotStore:
                 meta = json.loads((target / STATE_FILE).read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
                 raise SnapshotError(f"snapshot {name!r} is unreadable: {exc}") from exc
-            self._wait_spare(name)
-            spare = target / SPARE
+            spare = self._take_spare(name)
             with self.system.lock:
-                if not spare.is_dir():
-                    _copy_tree(target / "fs", spare)
                 try:
+                    if spare is None:
+                        spare = target / SPARES_DIR / f".staging-{uuid.uuid4().hex[:8]}"
+                        _copy_tree(target / "fs", spare)
                     if self.fs_root.exists():
                         self._trash(self.fs_root)
                     os.rename(spare, self.fs_root)
@@ -138,7 +143,7 @@ class SnapshotStore:
         with self._lock:
             if not target.exists():
                 raise SnapshotError(f"snapshot {name!r} does not exist")
-            self._wait_spare(name)
+            self._wait_spares(name)
             self._trash(target)
 
     def list(self) -> list[SnapshotInfo]:
@@ -166,28 +171,49 @@ class SnapshotStore:
         os.rename(path, trash)
         self._submit(lambda: shutil.rmtree(trash, ignore_errors=True))
 
+    def _ready_spares(self, name: str) -> tuple[Path, ...]:
+        spares = self.root / name / SPARES_DIR
+        if not spares.is_dir():
+            return ()
+        return tuple(sorted(p for p in spares.iterdir() if not p.name.startswith(".")))
+
+    def _take_spare(self, name: str) -> Path | None:
+        """A finished spare copy of `name`, waiting for one being made if none is ready; None if none."""
+        pending = self._pending.get(name, [])
+        while True:
+            pending[:] = [f for f in pending if not f.done()]
+            ready = self._ready_spares(name)
+            if ready:
+                return ready[0]
+            if not pending:
+                return None
+            pending[0].exception()  # waits; a failed copy only means one spare fewer
+
     def _prepare_spare(self, name: str) -> None:
+        """Top the ready (and being made) spares of `name` up to SPARES, in the background."""
         target = self.root / name
+        pending = self._pending.setdefault(name, [])
+        pending[:] = [f for f in pending if not f.done()]
 
         def make() -> None:
-            spare = target / SPARE
-            if spare.exists() or not (target / "fs").is_dir():
+            if not (target / "fs").is_dir():
                 return
-            staging = target / f".spare-{uuid.uuid4().hex[:8]}"
+            staging = target / SPARES_DIR / f".staging-{uuid.uuid4().hex[:8]}"
             try:
                 _copy_tree(target / "fs", staging)
-                os.rename(staging, spare)
+                os.rename(staging, staging.with_name(uuid.uuid4().hex))
             except OSError:
                 shutil.rmtree(staging, ignore_errors=True)
 
-        future = self._submit(make)
-        if future is not None:
-            self._spares[name] = future
+        for _ in range(SPARES - len(self._ready_spares(name)) - len(pending)):
+            future = self._submit(make)
+            if future is not None:
+                pending.append(future)
 
-    def _wait_spare(self, name: str) -> None:
-        future = self._spares.pop(name, None)
-        if future is not None:
-            future.exception()  # waits; errors only mean "no spare", handled by the caller
+    def _wait_spares(self, name: str) -> None:
+        """Let the copies being made of `name` finish (before its folder is replaced or deleted)."""
+        for future in self._pending.pop(name, []):
+            future.exception()  # waits; errors only mean a spare fewer
 
     def _submit(self, fn: Callable[[], None]) -> Future[None] | None:
         try:

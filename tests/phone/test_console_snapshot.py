@@ -92,6 +92,36 @@ def test_snapshot_load_restores_every_time(store: tuple[SnapshotStore, FakeSyste
         assert not (fs / "sdcard" / f"dirty{i}.txt").exists()
 
 
+def test_back_to_back_loads_take_ready_spares(store: tuple[SnapshotStore, FakeSystem, Path],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loads in quick succession (a reset loop) swap in copies made ahead of time: SPARES loads in a row
+    finish while the background copies are held back, so none waited for a copy, and each restores the
+    snapshot exactly."""
+    import spa_bench.phone.snapshot as snapshot_module
+
+    snapshots, _system, fs = store
+    before = tree(fs)
+    snapshots.save("s")
+    snapshots._wait_spares("s")  # SPARES copies ready, as after a pause between episodes
+    release = threading.Event()  # background copies wait for it: a load that waited for one would stall
+    released_in_time: list[bool] = []
+    real_copy = snapshot_module._copy_tree
+
+    def copy(src: Path, dst: Path) -> None:
+        assert threading.current_thread().name.startswith("snapshot-bg"), "a load copied the tree itself"
+        released_in_time.append(release.wait(5))
+        real_copy(src, dst)
+
+    monkeypatch.setattr(snapshot_module, "_copy_tree", copy)
+    for _ in range(snapshot_module.SPARES):
+        (fs / "sdcard/dirty.txt").write_text("dirty")
+        snapshots.load("s")
+        assert tree(fs) == before
+    release.set()
+    snapshots._wait_spares("s")
+    assert released_in_time and all(released_in_time), "a load waited for a background copy"
+
+
 def test_snapshot_errors(store: tuple[SnapshotStore, FakeSystem, Path]) -> None:
     snapshots, _system, _fs = store
     with pytest.raises(SnapshotError, match="does not exist"):

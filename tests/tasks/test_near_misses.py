@@ -15,6 +15,7 @@ import yaml
 from pim_runs import run_suite
 
 from spa_bench.tasks.near_misses import NearMissCopy, near_miss_problems, write_near_miss_tree
+from spa_bench.tasks.params import combinations
 from spa_bench.tasks.repository import TaskRepository
 
 pytestmark = pytest.mark.usefixtures("adb_env")
@@ -59,3 +60,17 @@ def test_near_miss_copies_keep_their_task(tmp_path: Path) -> None:
     assert loaded[1].golden_script is not None and loaded[1].golden_script[0].type == "finish"
     assert loaded[1].checks == TaskRepository(tmp_path / "src").load()[0].checks
     assert not loaded[0].near_misses and loaded[0].max_steps == 13
+
+
+def test_no_near_miss_becomes_the_golden_script_for_some_instance() -> None:
+    """The replay above draws one instance of each task; a near miss that names a fixed value (a file, a
+    person) can be the right answer in another instance - the golden script itself - and then no check
+    could reject it. Every drawable instance (up to 40 per task) is compared here, with no phone."""
+    records = [r for r in TaskRepository(TASKS).index() if r.near_misses and r.parameterised]
+    same = []
+    for task in TaskRepository(TASKS).load(records):
+        for index in range(min(40, combinations(dict(task.parameters)))):
+            filled, _, values = task.instantiate(0, index)
+            same += [f"{task.id} near miss {k} ({near.description}) with {values}"
+                     for k, near in enumerate(filled.near_misses) if near.script == filled.golden_script]
+    assert records and not same, "near misses equal to the golden script:\n" + "\n".join(same)
