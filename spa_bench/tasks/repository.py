@@ -8,12 +8,13 @@ objects and `validate` reports every problem as "file: task 'id': field 'a.b': m
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -136,7 +137,25 @@ class _Loader(yaml.SafeLoader if not hasattr(yaml, "CSafeLoader") else yaml.CSaf
 
 
 def read_task_file(path: Path) -> list[dict[str, Any]]:
-    """The raw task mappings of one file. Raises TaskValidationError on bad YAML or shape."""
+    """The raw task mappings of one file (the caller's own copy). Raises TaskValidationError on bad YAML
+    or shape."""
+    return copy.deepcopy(_parsed_task_file(path))
+
+
+def _parsed_task_file(path: Path) -> list[dict[str, Any]]:
+    """The raw task mappings of one file, shared: parsed once per version of the file (its modification
+    time and size), since a run selects from the index several times and parsing 480 tasks costs about
+    half a second each time. Callers must not change what they get; read_task_file gives a copy."""
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise TaskValidationError([f"{path}: cannot read: {exc}"]) from None
+    return _parse_task_file(path, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=1024)
+def _parse_task_file(path: Path, mtime_ns: int, size: int) -> list[dict[str, Any]]:
+    del mtime_ns, size  # the cache key: a changed file is parsed again
     try:
         data = yaml.load(path.read_text(encoding="utf-8-sig"), Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
@@ -206,7 +225,7 @@ class TaskRepository:
         """All tasks as light records. Malformed files raise; use validate() to see every problem."""
         records: list[TaskRecord] = []
         for path in self.task_files():
-            for pos, raw in enumerate(read_task_file(path)):
+            for pos, raw in enumerate(_parsed_task_file(path)):
                 records.append(self._record(path, pos, raw))
         return records
 
@@ -271,7 +290,7 @@ class TaskRepository:
         tasks: list[Task] = []
         problems: list[str] = []
         for path, recs in by_file.items():
-            raws = read_task_file(path)
+            raws = read_task_file(path)  # a copy: a Task may keep nested values of what it was made from
             for rec in recs:
                 task, errs = validate_raw_task(path, rec.position, raws[rec.position])
                 problems.extend(errs)

@@ -1,7 +1,8 @@
 """The portable suite: at least 40 tasks per language, every one audited to read only what a stock
-Android 14 emulator image has (spa_bench.tasks.portable), oracle 100% and noop 0% on the virtual phone in
-one run, and on a real emulator (opt-in: SPA_BENCH_DEVICE=SERIAL, `-m device`): every check's read
-answered by the stock providers, and the oracle at 100%."""
+Android 14 emulator image has (spa_bench.tasks.portable), and on a real emulator (opt-in:
+SPA_BENCH_DEVICE=SERIAL, `-m device`): every check's read answered by the stock providers, and the oracle
+at 100%. On the virtual phone its tasks run with all the others (oracle 100%, noop 0%, three instances
+of each parameterised one) in tests/tasks/test_every_task.py."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from pim_runs import failures, run_suite
+from pim_runs import failures
 
 from spa_bench.tasks.checks import (
     AnswerCheck,
@@ -95,15 +96,6 @@ def test_the_audit_refuses_what_a_stock_image_lacks(check: Check, reason: str) -
 ])
 def test_the_audit_accepts_stock_reads(check: Check) -> None:
     assert check_problem(check) is None
-
-
-@pytest.mark.slow
-@pytest.mark.usefixtures("adb_env")
-def test_portable_suite_oracle_succeeds_and_noop_fails(tmp_path: Path) -> None:
-    logs = run_suite(["portable"], tmp_path / "results", ["oracle", "noop"], phones=2, tasks_dir=TASKS)
-    assert len(logs) == 2 * len(_portable_tasks())
-    bad = failures(logs, "oracle", True) + failures(logs, "noop", False)
-    assert not bad, "\n".join(bad)
 
 
 @pytest.mark.device
