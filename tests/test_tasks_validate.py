@@ -181,8 +181,9 @@ def test_shipped_task_files_read_the_same_without_libyaml() -> None:
 
 
 def test_an_edited_file_is_read_again_and_callers_get_their_own_copy(tmp_path: Path) -> None:
-    """Task files are parsed once per version (spa_bench.tasks.repository caches them by modification
-    time and size): an edit between two reads is seen, and what read_task_file returns can be changed."""
+    """Task files are parsed once per content (spa_bench.tasks.repository caches them by path and bytes):
+    an edit between two reads is seen even within one tick of the file system's clock, and what
+    read_task_file returns can be changed."""
     import os
 
     from spa_bench.tasks.repository import TaskRepository, read_task_file
@@ -195,7 +196,7 @@ def test_an_edited_file_is_read_again_and_callers_get_their_own_copy(tmp_path: P
     read_task_file(path)[0]["id"] = "changed_by_a_caller"
     assert [r.id for r in repo.index()] == ["first_1"]
     stat = path.stat()
-    path.write_text(GOOD.format(id="other_1"), encoding="utf-8")  # same size: the time tells them apart
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    path.write_text(GOOD.format(id="other_1"), encoding="utf-8")
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same time, other content
     assert [r.id for r in repo.index()] == ["other_1"]
     assert [t.id for t in repo.load()] == ["other_1"]

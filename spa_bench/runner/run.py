@@ -167,6 +167,19 @@ def _is_final(layout: RunLayout, episode: str) -> bool:
     return log.status == "finished" and log.termination not in UNFINISHED
 
 
+def _score_unscored(layout: RunLayout, episodes: list[str], scorers: RunEvaluators) -> list[EpisodeLog]:
+    """The logs of episodes an earlier session finished; one with no verdict yet is scored now. A driver
+    killed after an episode's log was written and before its verdicts were would otherwise leave that
+    episode unscored for good: a resumed run does not run a finished episode again."""
+    logs = []
+    for episode in episodes:
+        log = layout.read_episode(episode)
+        if not log.verdicts and scorers.after_episode(log, layout.episode_dir(episode)):
+            layout.write_episode(log)
+        logs.append(log)
+    return logs
+
+
 def run_benchmark(config: RunConfig, events: Events | None = None, stop: threading.Event | None = None,
                   argv: list[str] | None = None, resume_dir: Path | None = None) -> RunResult:
     """Run (or, with resume_dir, continue) a benchmark. Blocks until done or `stop` is set."""
@@ -233,7 +246,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
 
         failed: dict[str, str] = {}
         done_before = {j.episode_id for j in jobs} - {j.episode_id for j in todo}
-        budget = Budget(config.budget_usd, stop, [layout.read_episode(e) for e in sorted(done_before)])
+        budget = Budget(config.budget_usd, stop, _score_unscored(layout, sorted(done_before), scorers))
 
         class Recording(Events):
             def gave_up(self, attempt: Attempt, error: BaseException) -> None:

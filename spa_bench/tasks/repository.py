@@ -143,32 +143,32 @@ def read_task_file(path: Path) -> list[dict[str, Any]]:
 
 
 def _parsed_task_file(path: Path) -> list[dict[str, Any]]:
-    """The raw task mappings of one file, shared: parsed once per version of the file (its modification
-    time and size), since a run selects from the index several times and parsing 480 tasks costs about
-    half a second each time. Callers must not change what they get; read_task_file gives a copy."""
+    """The raw task mappings of one file, shared: parsed once per content of the file, since a run
+    selects from the index several times and parsing 480 tasks costs about half a second each time
+    (reading the bytes, the cache key with the path, costs almost nothing). Callers must not change
+    what they get; read_task_file gives a copy."""
     try:
-        stat = path.stat()
+        data = path.read_bytes()
     except OSError as exc:
         raise TaskValidationError([f"{path}: cannot read: {exc}"]) from None
-    return _parse_task_file(path, stat.st_mtime_ns, stat.st_size)
+    return _parse_task_file(path, data)
 
 
 @lru_cache(maxsize=1024)
-def _parse_task_file(path: Path, mtime_ns: int, size: int) -> list[dict[str, Any]]:
-    del mtime_ns, size  # the cache key: a changed file is parsed again
+def _parse_task_file(path: Path, data: bytes) -> list[dict[str, Any]]:
     try:
-        data = yaml.load(path.read_text(encoding="utf-8-sig"), Loader=_Loader)
+        parsed = yaml.load(data.decode("utf-8-sig"), Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark
         where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
         raise TaskValidationError([f"{path}{where}: invalid YAML: {exc.problem}"]) from None
     except yaml.YAMLError as exc:
         raise TaskValidationError([f"{path}: invalid YAML: {exc}"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise TaskValidationError([f"{path}: cannot read: {exc}"]) from None
-    if data is None:
+    if parsed is None:
         raise TaskValidationError([f"{path}: empty file (expected a task mapping or a list of tasks)"])
-    items = data if isinstance(data, list) else [data]
+    items = parsed if isinstance(parsed, list) else [parsed]
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise TaskValidationError(

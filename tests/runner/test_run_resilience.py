@@ -158,3 +158,25 @@ def test_entry_point_agent_is_listed_and_runs(tmp_path: Path, results_dir: Path)
     assert ran.returncode == 0, ran.stderr
     log = next(RunLayout(next(results_dir.iterdir())).episodes())
     assert log.agent.reference == "packaged" and log.termination == "done"
+
+
+def test_resume_scores_an_episode_whose_driver_died_before_its_verdicts(results_dir: Path) -> None:
+    """A driver killed between writing an episode's finished log and writing its verdicts leaves a finished,
+    unscored episode. The resumed run does not run it again, so it scores it (from the captured state)."""
+    ids = ["settings_dark_theme_en", "calculator_multiply_zh"]
+    result = run_benchmark(RunConfig(filter=TaskFilter(ids=ids), agents=[AgentConfig(agent="oracle")],
+                                     phones=1, out=results_dir))
+    layout = RunLayout(result.run_dir)
+    unscored = layout.read_episode("oracle__calculator_multiply_zh__r0")
+    assert unscored.verdicts
+    assert [v.success for v in unscored.verdicts if v.evaluator == "state"] == [True]
+    layout.write_episode(unscored.model_copy(update={"verdicts": []}))  # as the killed driver left it
+    layout.summary_path.unlink()
+    resumed = run_module.resume_run(result.run_dir)
+    assert resumed.summary.finished == 2 and resumed.summary.undone == []
+    rescored = layout.read_episode("oracle__calculator_multiply_zh__r0")
+    assert [v.success for v in rescored.verdicts if v.evaluator == "state"] == [True]
+    assert rescored.started_at == unscored.started_at  # scored, not run again
+    scored = next(log for log in result.logs if log.task.id == "settings_dark_theme_en")
+    kept = layout.read_episode(scored.episode_id)
+    assert kept.verdicts == scored.verdicts  # an episode that was scored is not scored again
