@@ -89,7 +89,7 @@ class SnapshotStore:
 
         def purge() -> None:
             for path in trash:
-                shutil.rmtree(path, ignore_errors=True)
+                _remove_tree(path)
 
         if trash:
             self._submit(purge)

@@ -49,7 +49,9 @@ def write_near_miss_tree(root: Path, suite: str, out: Path) -> list[NearMissCopy
 
 def near_miss_problems(copies: list[NearMissCopy], logs: list[EpisodeLog]) -> list[str]:
     """What is wrong with the oracle's replay of `copies` (its logs): a copy that did not run to the end of
-    its script proves nothing, and one whose state checks passed is a near miss the task accepts."""
+    its script proves nothing, and one the verdict policy calls a success is a near miss the task accepts."""
+    from spa_bench.evaluation.policy import decide_success
+
     by_task = {log.task.id: log for log in logs}
     problems = [f"{c.copy_id} ({c.description}): not run" for c in copies if c.copy_id not in by_task]
     for copy in copies:
@@ -57,12 +59,12 @@ def near_miss_problems(copies: list[NearMissCopy], logs: list[EpisodeLog]) -> li
         if log is None:
             continue
         invalid = [s.invalid_reason for s in log.steps if not s.valid]
-        state = [v.success for v in log.verdicts if v.evaluator == "state"]
+        decision = decide_success(log)
         if log.termination not in ("done", "infeasible") or invalid:
             problems.append(f"{copy.copy_id} ({copy.description}): the script did not run to its end "
                             f"(termination {log.termination}, invalid steps {invalid}, "
                             f"errors {[e.message for e in log.errors]})")
-        elif state != [False]:
+        elif decision.success is not False:
             problems.append(f"{copy.copy_id} ({copy.description}): the checks accept this near miss"
-                            if state == [True] else f"{copy.copy_id}: state verdicts {state}")
+                            if decision.success else f"{copy.copy_id}: undecided ({decision.reason})")
     return problems

@@ -290,9 +290,9 @@ class TaskRepository:
         tasks: list[Task] = []
         problems: list[str] = []
         for path, recs in by_file.items():
-            raws = read_task_file(path)  # a copy: a Task may keep nested values of what it was made from
-            for rec in recs:
-                task, errs = validate_raw_task(path, rec.position, raws[rec.position])
+            raws = _parsed_task_file(path)
+            for rec in recs:  # a copy of each: a Task may keep nested values of what it was made from
+                task, errs = validate_raw_task(path, rec.position, copy.deepcopy(raws[rec.position]))
                 problems.extend(errs)
                 if task is not None:
                     tasks.append(task)
