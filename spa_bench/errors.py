@@ -8,6 +8,8 @@
     ├── ImportFormatError         a foreign task file (SPA-Bench CSV/JSON) cannot be converted
     ├── ResultsError              a results folder is missing, unreadable or of an unknown schema version
     ├── PhoneError                the virtual phone cannot start or was given a bad argument
+    │   └── PortInUse             a port it was to listen on is taken (a phone on automatic ports
+    │                             picks another pair instead)
     ├── RemoteEpisodeError        an episode failed on a device of another host (Ray executor): its
     │                             exception's type and message as raised there
     ├── ModelError                a model API call failed (names model and endpoint, never the key)
@@ -83,6 +85,10 @@ class ResultsError(SpaBenchError):
 
 class PhoneError(SpaBenchError):
     """The virtual phone cannot start or was misused."""
+
+
+class PortInUse(PhoneError):
+    """A loopback port the phone was to listen on is taken by another program."""
 
 
 class RemoteEpisodeError(SpaBenchError):

@@ -7,7 +7,6 @@ the server is killed at the end."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 os.environ.setdefault("COLUMNS", "200")
 os.environ.setdefault("NO_COLOR", "1")
 os.environ.setdefault("TERM", "dumb")
+# Every virtual phone the tests start shows this time (spa_bench.phone.system.clock), so that no test depends
+# on the hour or the date it runs at. Set it to sweep the suite across times of day (README, Tests).
+os.environ.setdefault("SPA_BENCH_PHONE_CLOCK", "2026-06-15T10:30:00")
 
 
 @pytest.fixture(scope="session")
@@ -25,17 +27,19 @@ def adb_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
     from adbutils._utils import adb_path
 
     home = tmp_path_factory.mktemp("home")
-    from cli_helpers import free_port
+    from cli_helpers import kill_adb_server, start_private_adb_server
 
-    port = str(free_port())
     saved = {k: os.environ.get(k) for k in ("ANDROID_ADB_SERVER_PORT", "HOME")}
-    os.environ["ANDROID_ADB_SERVER_PORT"] = port
     os.environ["HOME"] = str(home)
-    subprocess.run([adb_path(), "start-server"], capture_output=True, timeout=60, check=True)
+    port = start_private_adb_server(adb_path(), dict(os.environ))
+    os.environ["ANDROID_ADB_SERVER_PORT"] = str(port)
     try:
         yield dict(os.environ)
     finally:
-        subprocess.run([adb_path(), "-P", port, "kill-server"], capture_output=True, timeout=30, check=False)
+        from pim_runs import close_shared_devices
+
+        close_shared_devices()  # the phones shared by this process's runs, while their adb server is up
+        kill_adb_server(adb_path(), port)
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
@@ -46,6 +50,22 @@ def adb_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
 @pytest.fixture
 def results_dir(tmp_path: Path) -> Path:
     return tmp_path / "results"
+
+
+# Modules whose tests share one xdist worker (xdist_group "ray-cluster"): one Ray cluster at a time.
+GROUPED_MODULES = ("tests/cluster/test_ray_farm.py", "tests/env/test_env_ray.py")
+
+
+def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
+    """Stop when pytest-xdist ignores the xdist_group marks (it tags a grouped test's id with @GROUP):
+    each worker would start a Ray cluster of its own, three at once on two cores."""
+    config = getattr(node, "config", None)
+    if config is None or config.getvalue("dist") != "loadgroup":
+        return
+    grouped = [i for i in ids if i.startswith(GROUPED_MODULES)]
+    if grouped and not any("@" in i for i in grouped):
+        pytest.exit("pytest-xdist ignored the xdist_group marks: this pytest and pytest-xdist do not work "
+                    "together (see the pytest pin in pyproject.toml)", returncode=4)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

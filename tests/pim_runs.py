@@ -5,10 +5,33 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from spa_bench.device.device import Device
 from spa_bench.results.schema import EpisodeLog
 from spa_bench.runner.config import AgentConfig, RunConfig
+from spa_bench.runner.pool import DevicePool, start_virtual_pool
 from spa_bench.runner.run import run_benchmark
 from spa_bench.tasks.repository import TaskFilter
+
+SHARED_PHONES = 2
+_shared: DevicePool | None = None
+
+
+def shared_devices(n: int) -> list[Device]:
+    """`n` virtual phones (at most SHARED_PHONES) shared by every run of this test process, started on
+    first use and stopped when the session's adb server is (conftest's adb_env). Runs on them are as
+    independent as runs on phones of their own: every episode loads its language's base snapshot."""
+    global _shared
+    if _shared is None:
+        _shared = start_virtual_pool(SHARED_PHONES)  # their clock: $SPA_BENCH_PHONE_CLOCK (conftest)
+    assert n <= SHARED_PHONES, f"the shared pool has {SHARED_PHONES} phones, {n} asked for"
+    return _shared.devices[:n]
+
+
+def close_shared_devices() -> None:
+    global _shared
+    if _shared is not None:
+        _shared.close()
+        _shared = None
 
 
 def run_suite(
@@ -20,16 +43,18 @@ def run_suite(
     tasks_dir: Path | None = None,
     repeats: int = 1,
 ) -> dict[str, EpisodeLog]:
-    """One run over `suites` (or `ids`), `repeats` instances of each task; the logs by episode id
-    ("<agent>__<task>__r<instance>")."""
+    """One run over `suites` (or `ids`), `repeats` instances of each task, on `phones` of the shared
+    phones; the logs by episode id ("<agent>__<task>__r<instance>")."""
     task_filter = TaskFilter(ids=ids) if ids else TaskFilter(suites=suites)
     kwargs: dict[str, object] = {}
     if tasks_dir is not None:
         kwargs["tasks_dir"] = tasks_dir
+    devices = shared_devices(phones)
     config = RunConfig(
         filter=task_filter,
         agents=[AgentConfig(agent=a) for a in agents],
-        phones=phones,
+        devices=[d.serial for d in devices],
+        console_ports={d.serial: d.console_port for d in devices if d.console_port is not None},
         out=out,
         seed=11,
         repeats=repeats,

@@ -16,13 +16,18 @@ app = typer.Typer(help="Run the virtual phone (an Android device in pure Python 
 
 @app.command("start")
 def start(
-    port: int = typer.Option(5555, "--port", help="ADB port on 127.0.0.1; the console listens on port - 1."),
+    port: int = typer.Option(5555, "--port", help="ADB port on 127.0.0.1; the console listens on port - 1. "
+                                                  "0: a free pair, picked as the phone binds it."),
     locale: str = typer.Option("en", "--locale", help="System language: en or zh."),
     size: str = typer.Option("1080x2400", "--size", help="Screen size WIDTHxHEIGHT in pixels."),
     data_dir: Path = typer.Option(Path("phone-data"), "--data-dir",
                                   help="Where the phone keeps its files and snapshots."),
     clock: str | None = typer.Option(None, "--clock", help="Freeze the phone's clock at this time "
                                                            "(ISO 8601, UTC: 2026-01-15T09:30)."),
+    ready_file: Path | None = typer.Option(None, "--ready-file",
+                                           help="Once both ports listen, write {\"port\": P, ...} (JSON) "
+                                                "here: how a program that started the phone with "
+                                                "--port 0 learns its port."),
     exit_with_parent: bool = typer.Option(False, "--exit-with-parent",
                                           help="Stop when stdin reaches end of file (the harness that "
                                                "started the phone, holding the other end, has gone)."),
@@ -39,6 +44,11 @@ def start(
                      data_dir=data_dir, frozen_clock=parse_clock(clock) if clock else None)
     phone = VirtualPhone(config)
     phone.start()
+    config = phone.config  # with --port 0, the pair it bound
+    if ready_file is not None:
+        from spa_bench.phone.process import write_ready_file
+
+        write_ready_file(ready_file, config.port)
 
     def _on_term(_signum: int, _frame: FrameType | None) -> None:
         phone.stop()

@@ -156,7 +156,9 @@ def run(
     repeats: int = typer.Option(1, "--repeats", min=1, help="Instances of each task per agent."),
     seed: int = typer.Option(0, "--seed", help="Run seed (per-instance seeds derive from it)."),
     phones: int = typer.Option(1, "--phones", min=1, help="Virtual phones to start (when no --device)."),
-    device: list[str] = typer.Option([], "--device", help="Use this device (serial); repeatable."),
+    device: list[str] = typer.Option([], "--device", help="Use this device (serial); repeatable. "
+                                     "SERIAL=CONSOLE_PORT names the emulator console of an emulator reached "
+                                     "over TCP (found by itself for 127.0.0.1:P and `spa-bench phone`)."),
     farm: Path | None = typer.Option(None, "--farm", help="Use the emulators of this farm.json "
                                                           "(`spa-bench farm compose`; docker/README.md)."),
     skip_missing_apps: bool = typer.Option(
@@ -203,11 +205,15 @@ def run(
     wide: bool = typer.Option(False, "--wide", help="Every column of the summary table."),
 ) -> None:
     """Run agents on tasks and write results/<run-id>/ (manifest, episode logs, screenshots)."""
+    from spa_bench.device.console import parse_device
     from spa_bench.runner.config import AgentConfig, RunConfig, load_agent_config_file, parse_agent_args
     from spa_bench.runner.run import resume_run, run_benchmark
 
     extra = parse_agent_args(agent_arg)
     console_ports: dict[str, int] = {}
+    given = [parse_device(text) for text in device]  # SERIAL or SERIAL=CONSOLE_PORT
+    device = [serial for serial, _ in given]
+    console_ports.update({serial: port for serial, port in given if port is not None})
     if farm is not None:
         from spa_bench.farm.model import load_farm
 

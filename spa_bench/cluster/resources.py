@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from spa_bench.device.console import parse_device
 from spa_bench.errors import ConfigError
 
 DEVICE_PREFIX = "spa_device:"
@@ -25,16 +26,6 @@ PHONE = "spa_phone"
 DEVICES = "spa_device"
 # Ray takes most characters in resource names; adb serials are host:port, emulator-N, or hex ids.
 _SERIAL = re.compile(r"^[A-Za-z0-9._:@\-\[\]]+$")
-
-
-def parse_device(text: str) -> tuple[str, int | None]:
-    """`SERIAL` or `SERIAL=CONSOLE_PORT` (a device over TCP whose emulator console is on that port)."""
-    serial, sep, console = text.partition("=")
-    if not sep:
-        return serial, None
-    if not console.isdigit() or not 0 < int(console) < 65536:
-        raise ConfigError(f"--device {text!r}: the console port after '=' must be a port number")
-    return serial, int(console)
 
 
 def worker_resources(devices: Sequence[str], phones: int) -> dict[str, float]:

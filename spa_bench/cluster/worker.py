@@ -17,7 +17,8 @@ from pathlib import Path
 from types import FrameType
 
 from spa_bench.cluster.connect import check_reachable, import_ray
-from spa_bench.cluster.resources import parse_device, worker_resources
+from spa_bench.cluster.resources import worker_resources
+from spa_bench.device.console import parse_device
 
 STOP_GRACE_S = 45.0  # Ray drains a node for up to 30 s on SIGTERM
 

@@ -10,9 +10,19 @@ import socket
 import time
 from pathlib import Path
 
-from spa_bench.errors import DeviceCommandFailed, DeviceOffline, DeviceTimeout
+from spa_bench.errors import ConfigError, DeviceCommandFailed, DeviceOffline, DeviceTimeout
 
 TOKEN_FILE = Path("~/.emulator_console_auth_token")
+
+
+def parse_device(text: str) -> tuple[str, int | None]:
+    """`SERIAL` or `SERIAL=CONSOLE_PORT` (a device over TCP whose emulator console is on that port)."""
+    serial, sep, console = text.partition("=")
+    if not sep:
+        return serial, None
+    if not console.isdigit() or not 0 < int(console) < 65536:
+        raise ConfigError(f"--device {text!r}: the console port after '=' must be a port number")
+    return serial, int(console)
 
 
 class EmulatorConsole:

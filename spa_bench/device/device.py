@@ -58,6 +58,13 @@ def start_adb_server() -> None:
     subprocess.run([adb_path(), "start-server"], capture_output=True, timeout=60, check=False)
 
 
+def no_console_message(serial: str, doing: str) -> str:
+    """What to do about a device without an emulator console, for the error of a reset that needs one."""
+    return (f"{doing} needs an emulator console, and {serial} has none that spa-bench can find: for an "
+            f"emulator reached over TCP, name its console (--device {serial}=CONSOLE_PORT); a phone cannot "
+            f"load snapshots: run tasks that reset with `setup.reset: pm_clear`")
+
+
 class Device:
     """A phone over ADB. Thread-safe for one episode at a time (the runner gives each episode one device).
 
@@ -337,17 +344,53 @@ class Device:
 
     # -- resets ---------------------------------------------------------------------------------------
     def load_snapshot(self, name: str) -> None:
-        if self.console_port is None:
-            raise DeviceCommandFailed("snapshot reset needs an emulator console (emulator-N serial or "
-                                      "a console port)", self.serial)
+        self._console_for("a snapshot reset")
         self._console(f"avd snapshot load {name}")
         self._packages = None
         self._ime_ready = False
 
     def save_snapshot(self, name: str) -> None:
-        if self.console_port is None:
-            raise DeviceCommandFailed("saving a snapshot needs an emulator console", self.serial)
+        self._console_for("saving a snapshot")
         self._console(f"avd snapshot save {name}")
+
+    def snapshots(self) -> list[str]:
+        """The names `avd snapshot list` shows."""
+        self._console_for("listing snapshots")
+        # the emulator's table: a title, a header "ID TAG VM SIZE DATE VM CLOCK", a row per snapshot
+        names, in_table = [], False
+        for line in self._console("avd snapshot list").splitlines():
+            words = line.split()
+            if in_table and len(words) > 1:
+                names.append(words[1])
+            in_table = in_table or words[:2] == ["ID", "TAG"]
+        return names
+
+    def find_console(self) -> int | None:
+        """The emulator console, found when the serial does not name it: an emulator or virtual phone
+        reached at 127.0.0.1:P (`adb connect`, or `spa-bench phone`) listens for its console on P - 1, the
+        emulator's own convention. Taken only when the device says it is one (ro.kernel.qemu) and that
+        port answers as a console; None otherwise (a phone has no console)."""
+        if self.console_port is not None:
+            return self.console_port
+        host, _, port = self.serial.rpartition(":")
+        if host not in ("127.0.0.1", "localhost") or not port.isdigit():
+            return None
+        if self.info().kind not in ("virtual", "emulator"):
+            return None
+        candidate = int(port) - 1
+        try:
+            self.transport.handle(Request("console", "avd name", self.serial, port=candidate,
+                                          timeout=self.command_timeout))
+        except DeviceError:
+            return None
+        self.console_port = candidate
+        return candidate
+
+    def _console_for(self, doing: str) -> int:
+        port = self.find_console()
+        if port is None:
+            raise DeviceCommandFailed(no_console_message(self.serial, doing), self.serial)
+        return port
 
     def _console(self, line: str) -> str:
         return self.transport.handle(Request("console", line, self.serial, port=self.console_port,

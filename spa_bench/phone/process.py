@@ -15,10 +15,10 @@ started from worker threads too; and the pipe works on every platform.)
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,7 +30,7 @@ from pathlib import Path
 from types import TracebackType
 
 from spa_bench.errors import PhoneError
-from spa_bench.phone.server import check_locale, find_free_port_pair, parse_size
+from spa_bench.phone.server import check_locale, parse_size
 from spa_bench.phone.system.clock import parse_clock
 
 READY_TIMEOUT_S = 60.0
@@ -85,30 +85,38 @@ class PhoneProcess:
         self._close_pipe()
 
 
-PORT_RETRIES = 3  # new port pairs for a phone whose port was taken before it could bind
+READY_FILE = "ready.json"  # written by the phone process once both its ports listen: {"port": P}
 
 
-def _accepts(port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        try:
-            s.connect(("127.0.0.1", port))
-        except OSError:
-            return False
-        return True
-
-
-def _spawn(port: int, data_dir: Path, locale: str, size: str, clock: str | None = None) -> PhoneProcess:
+def _spawn(data_dir: Path, locale: str, size: str, clock: str | None = None) -> subprocess.Popen[bytes]:
+    """`spa-bench phone start --port 0`: the phone picks and binds a free pair itself and names it in
+    data_dir/ready.json. The parent never picks a port another process could take before the child binds
+    it (and then mistake that process's listener for its phone)."""
     data_dir.mkdir(parents=True, exist_ok=True)
-    log_path = data_dir / "phone.log"
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "spa_bench", "phone", "start", "--port", str(port), "--locale", locale,
+    (data_dir / READY_FILE).unlink(missing_ok=True)
+    with open(data_dir / "phone.log", "wb") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "spa_bench", "phone", "start", "--port", "0", "--locale", locale,
              "--size", size, "--data-dir", str(data_dir), *(["--clock", clock] if clock else []),
-             "--exit-with-parent"],
+             "--ready-file", str(data_dir / READY_FILE), "--exit-with-parent"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.PIPE,  # never written: see the docstring
             env=dict(os.environ, COLUMNS="200"), start_new_session=True)
-    return PhoneProcess(port, data_dir, process, log_path)
+
+
+def write_ready_file(path: Path, port: int) -> None:
+    """Name the phone's ADB port in `path`, whole or not at all (written beside it, then renamed)."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps({"port": port, "console_port": port - 1, "pid": os.getpid()}),
+                       encoding="utf-8")
+    partial.replace(path)
+
+
+def read_ready_file(path: Path) -> int | None:
+    """The port a phone process reported, None while it has not."""
+    try:
+        return int(json.loads(path.read_text(encoding="utf-8"))["port"])
+    except FileNotFoundError:
+        return None
 
 
 def stop_when_stdin_closes(stop: Callable[[], None]) -> threading.Thread:
@@ -128,16 +136,21 @@ def stop_when_stdin_closes(stop: Callable[[], None]) -> threading.Thread:
     return thread
 
 
-def _wait_ready(phone: PhoneProcess) -> None:
+def _wait_ready(process: subprocess.Popen[bytes], data_dir: Path) -> PhoneProcess:
+    """The phone once it has reported its ports (it binds them before it reports)."""
+    log_path = data_dir / "phone.log"
     deadline = time.monotonic() + READY_TIMEOUT_S
     while time.monotonic() < deadline:
-        if not phone.alive:
-            raise PhoneError(f"virtual phone on port {phone.port} exited at start: {phone.log_tail(600)}")
-        if _accepts(phone.port) and _accepts(phone.console_port):
-            return
-        time.sleep(0.05)
-    phone.kill()
-    raise PhoneError(f"virtual phone on port {phone.port} not ready after {READY_TIMEOUT_S:.0f} s")
+        port = read_ready_file(data_dir / READY_FILE)
+        if port is not None:
+            return PhoneProcess(port, data_dir, process, log_path)
+        if process.poll() is not None:
+            tail = log_path.read_text(encoding="utf-8", errors="replace")[-600:]
+            raise PhoneError(f"virtual phone in {data_dir} exited at start: {tail}")
+        time.sleep(0.02)
+    process.kill()
+    process.wait(timeout=10)
+    raise PhoneError(f"virtual phone in {data_dir} not ready after {READY_TIMEOUT_S:.0f} s")
 
 
 class ProcessPhonePool:
@@ -179,27 +192,19 @@ def start_phone_processes(n: int, size: str = "1080x2400", locale: str = "en",
     owned = Path(tempfile.mkdtemp(prefix="spa-phones-")) if data_root is None else None
     root = data_root if data_root is not None else owned
     assert root is not None
+    started: list[tuple[subprocess.Popen[bytes], Path]] = []
     phones: list[PhoneProcess] = []
     try:
-        taken: set[int] = set()
-
-        def spawn() -> PhoneProcess:
-            port = find_free_port_pair(avoid=taken | {p - 1 for p in taken})
-            taken.add(port)
-            return _spawn(port, root / f"phone-{port}", locale, size, clock)
-
-        phones.extend(spawn() for _ in range(n))
-        for i in range(n):
-            for attempt in range(PORT_RETRIES + 1):
-                try:
-                    _wait_ready(phones[i])
-                    break
-                except PhoneError as exc:
-                    # another process may grab a picked port between the check and the phone's bind
-                    if "already in use" not in str(exc) or attempt == PORT_RETRIES:
-                        raise
-                    phones[i] = spawn()
+        for i in range(n):  # all start at once, then each is waited for
+            data_dir = root / f"phone-{i}"
+            started.append((_spawn(data_dir, locale, size, clock), data_dir))
+        for process, data_dir in started:
+            phones.append(_wait_ready(process, data_dir))
     except BaseException:
+        for process, _ in started[len(phones):]:
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                process.kill()
+                process.wait(timeout=10)
         ProcessPhonePool(phones, owned).stop()
         raise
     return ProcessPhonePool(phones, owned)

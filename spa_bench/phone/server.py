@@ -20,7 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, get_args
 
-from spa_bench.errors import PhoneError
+from spa_bench.errors import PhoneError, PortInUse
 from spa_bench.phone.adb import AdbServer, make_banner, phone_services
 from spa_bench.phone.adb.adbd import Adbd
 from spa_bench.phone.api import Locale, PhoneConfig
@@ -31,10 +31,13 @@ from spa_bench.phone.u2rpc import U2_PORT, U2Server
 from spa_bench.phone.vfs import VirtualFS
 
 if TYPE_CHECKING:
+    from spa_bench.phone.shell import Shell
     from spa_bench.phone.system import PhoneOS
 
 # adb servers probe 5555-5585 at start (emulator-5554 ...): automatic ports stay out of that range.
 ADB_PROBE_RANGE = range(5554, 5586)
+AUTO_PORT = 0  # PhoneConfig.port: pick a free pair when the phone starts (VirtualPhone._listen)
+PORT_ATTEMPTS = 20
 MIN_SIDE, MAX_SIDE = 240, 4096
 
 
@@ -63,8 +66,9 @@ def validate_config(config: PhoneConfig) -> None:
     """PhoneError naming the first bad field of a config."""
     check_locale(config.locale)
     parse_size((config.width, config.height))
-    if not 2 <= config.port <= 65535:
-        raise PhoneError(f"invalid port {config.port}: must be 2-65535 (the console uses port - 1)")
+    if config.port != AUTO_PORT and not 2 <= config.port <= 65535:
+        raise PhoneError(f"invalid port {config.port}: must be 2-65535 (the console uses port - 1), "
+                         f"or {AUTO_PORT} for a free pair")
     if config.host not in ("127.0.0.1", "localhost"):
         raise PhoneError(f"invalid host {config.host!r}: the virtual phone binds 127.0.0.1 only")
 
@@ -154,19 +158,8 @@ class VirtualPhone:
             snapshots = SnapshotStore(self.data_dir, system)
             snapshots.recover()
             adbd = Adbd(system)
-            adb = AdbServer(self.config.port, make_banner(system.getprop()),
-                            phone_services(shell, fs, {U2_PORT: u2.handle_stream}, adbd), name="adb")
-            adbd.on_restart = adb.drop_clients
-            console = Console(self.config.console_port, self.config.product, snapshots,
-                              on_kill=self._kill_from_console, token_path=self.token_path,
-                              modem=PhoneModem(system))
             try:
-                console.start()
-                try:
-                    adb.start()
-                except PhoneError:
-                    console.stop()
-                    raise
+                adb, console = self._listen(system, shell, fs, u2, snapshots, adbd)
             except PhoneError:
                 snapshots.close()
                 system.close()
@@ -174,6 +167,37 @@ class VirtualPhone:
             self.system, self.snapshots, self._adb, self._console = system, snapshots, adb, console
             self._stopped.clear()
         return self
+
+    def _listen(self, system: PhoneOS, shell: Shell, fs: VirtualFS, u2: U2Server, snapshots: SnapshotStore,
+                adbd: Adbd) -> tuple[AdbServer, Console]:
+        """Bind the console and the ADB port and start serving them. On automatic ports (port 0) a pair
+        is picked and bound here; one that another process took since it was picked is given up for
+        another pair, so that concurrent starts (pytest-xdist workers, a user's programs) never fail."""
+        automatic = self.config.port == AUTO_PORT
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            port = find_free_port_pair() if automatic else self.config.port
+            if automatic:  # the phone's own properties (ro.serialno) follow its port
+                system.config = replace(system.config, port=port)
+            adb = AdbServer(port, make_banner(system.getprop()),
+                            phone_services(shell, fs, {U2_PORT: u2.handle_stream}, adbd), name="adb")
+            adbd.on_restart = adb.drop_clients
+            console = Console(port - 1, self.config.product, snapshots, on_kill=self._kill_from_console,
+                              token_path=self.token_path, modem=PhoneModem(system))
+            try:
+                console.start()
+                try:
+                    adb.start()
+                except PhoneError:
+                    console.stop()
+                    raise
+            except PortInUse:
+                if not automatic or attempt == PORT_ATTEMPTS:
+                    raise
+                continue
+            if automatic:
+                self.config = replace(self.config, port=port)
+            return adb, console
+        raise AssertionError("unreachable: the last attempt raises")  # pragma: no cover
 
     def _kill_from_console(self) -> None:
         threading.Thread(target=self.stop, name="console-kill", daemon=True).start()
@@ -241,8 +265,9 @@ def start_phones(n: int, base_port: int | None = None, data_root: Path | str | N
                  locale: str = "en", size: str | tuple[int, int] = "1080x2400",
                  token_path: Path | None = None, config: PhoneConfig | None = None) -> PhonePool:
     """Start n phones in this process. With base_port, phone i uses base_port + 2*i (console one below);
-    without, free port pairs outside 5554-5585 are picked. Data dirs are data_root/phone-PORT (a
-    temporary root, removed by PhonePool.stop, when data_root is None)."""
+    without, each phone picks and binds a free pair outside 5554-5585 as it starts. Data dirs are
+    data_root/phone-PORT with base_port, data_root/phone-I without (a temporary root, removed by
+    PhonePool.stop, when data_root is None)."""
     if n < 1:
         raise PhoneError(f"invalid number of phones {n}: must be at least 1")
     width, height = parse_size(size)
@@ -252,33 +277,13 @@ def start_phones(n: int, base_port: int | None = None, data_root: Path | str | N
         owned = Path(tempfile.mkdtemp(prefix="spa-phones-"))
     root = Path(data_root) if data_root is not None else owned
     assert root is not None
-    if base_port is not None:
-        ports = [base_port + 2 * i for i in range(n)]
-    else:
-        ports = []
-        for _ in range(n):
-            ports.append(find_free_port_pair(avoid=set(ports) | {p - 1 for p in ports}))
-    phones = [VirtualPhone(replace(template, port=port, data_dir=root / f"phone-{port}"), token_path)
-              for port in ports]
+    ports = [base_port + 2 * i for i in range(n)] if base_port is not None else [AUTO_PORT] * n
+    phones = [VirtualPhone(replace(template, port=port, data_dir=root / f"phone-{port if port else i}"),
+                           token_path)
+              for i, port in enumerate(ports)]
     pool = PhonePool(phones, owned)
     with ThreadPoolExecutor(max_workers=min(n, 8)) as executor:
         errors = [f.exception() for f in [executor.submit(phone.start) for phone in phones]]
-    if base_port is None:
-        # Another process may grab an automatically picked port between the check and the bind.
-        for i, error in enumerate(errors):
-            for _attempt in range(3):
-                if not (isinstance(error, PhoneError) and "already in use" in str(error)):
-                    break
-                taken = {p.config.port for p in phones}
-                port = find_free_port_pair(avoid=taken | {p - 1 for p in taken})
-                phones[i] = VirtualPhone(replace(template, port=port, data_dir=root / f"phone-{port}"),
-                                         token_path)
-                try:
-                    phones[i].start()
-                    error = None
-                except PhoneError as exc:
-                    error = exc
-            errors[i] = error
     failures = [e for e in errors if e is not None]
     if failures:
         with contextlib.suppress(Exception):

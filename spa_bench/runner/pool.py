@@ -2,13 +2,15 @@
 
 Virtual phones are started in this process, connected to the adb server (adbutils' default, or
 $ANDROID_ADB_SERVER_PORT) and prepared with one base snapshot per language (`spa-bench-base-en`,
-`spa-bench-base-zh`), which tasks load as their reset. Real devices and emulators are used as they are:
-the user prepares their snapshots.
+`spa-bench-base-zh`), which tasks load as their reset; so is a virtual phone given by serial (one started
+with `spa-bench phone`) that lacks them. Real devices and emulators are used as they are: the user
+prepares their snapshots.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from spa_bench.phone.process import ProcessPhonePool
     from spa_bench.phone.server import PhonePool
 
+log = logging.getLogger(__name__)
 BASE_SNAPSHOT = "spa-bench-base-{language}"
 LOCALES = {"en": "en-US", "zh": "zh-CN"}
 
@@ -111,5 +114,11 @@ def connect_devices(serials: list[str], console_ports: dict[str, int] | None = N
             device.connect()
         device.health_check()
         device.become_root()  # emulator images allow it; a retail phone refuses (checks of app data fail)
+        device.find_console()  # 127.0.0.1:P of an emulator or `spa-bench phone`: its console on P - 1
+        if device.info().kind == "virtual" and device.console_port is not None:
+            missing = {BASE_SNAPSHOT.format(language=lang) for lang in LOCALES} - set(device.snapshots())
+            if missing:  # a phone started with `spa-bench phone`: prepared as the run's own phones are
+                log.info("%s: saving the base snapshots %s", serial, ", ".join(sorted(missing)))
+                prepare_virtual_phone(device)
         devices.append(device)
     return DevicePool(devices)

@@ -1,4 +1,5 @@
-"""Before any episode starts: every task's apps must be installed on every device of the run.
+"""Before any episode starts: every task's apps must be installed on every device of the run, and a
+device must be able to do the reset its tasks ask for.
 
 Without this, a task whose app is missing fails as a harness error in each of its episodes (all 340
 imported SPA-Bench tasks on a device without their apps), after minutes of resets. Episodes may land on
@@ -89,3 +90,15 @@ def substitutions(tasks: Sequence[Task],
     found = {serial: dict(PackageMap.for_device(have).only(names).substitutions)
              for serial, have in installed.items()}
     return {serial: names_map for serial, names_map in found.items() if names_map}
+
+
+def check_resets(tasks: Sequence[Task], devices: Sequence[Device]) -> None:
+    """Refuse a run whose tasks reset by snapshot on devices without an emulator console (a phone, or an
+    emulator reached over TCP whose console was not given), rather than fail every episode."""
+    from spa_bench.device.device import no_console_message
+
+    if not any(task.setup.reset == "snapshot" for task in tasks):
+        return
+    lacking = [device.serial for device in devices if device.find_console() is None]
+    if lacking:
+        raise ConfigError(no_console_message(", ".join(lacking), "a snapshot reset"))

@@ -40,7 +40,7 @@ from spa_bench.runner.config import RunConfig
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits
 from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
-from spa_bench.runner.preflight import check_apps, substitutions
+from spa_bench.runner.preflight import check_apps, check_resets, substitutions
 from spa_bench.runner.scheduler import Attempt, EpisodeWork, Executor, LocalThreadExecutor
 from spa_bench.secrets import (
     REDACTED,
@@ -208,6 +208,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     pool = _open_pool(config) if todo else DevicePool([])
     held = contextlib.ExitStack()
     try:
+        check_resets([j.task for j in todo], pool.devices)
         if resume_dir is not None:
             held.enter_context(hold_run_folder(layout.root))
         present = executor.present_devices(pool, events, stop, run_id) if todo else []
@@ -354,7 +355,9 @@ def _run_secrets(config: RunConfig) -> set[str]:
 def _model_cache(config: RunConfig) -> ModelCache | None:
     if config.model_cache is None:
         return None
-    if not config.devices and config.phone_clock is None:
+    from spa_bench.phone.system.clock import clock_from_environment
+
+    if not config.devices and config.phone_clock is None and clock_from_environment() is None:
         log.warning("--model-cache without --phone-clock: the virtual phones show the time of day, so a "
                     "rerun sees other screens and asks the model again; freeze it in this run and in "
                     "reruns, e.g. --phone-clock 2026-01-15T09:30")

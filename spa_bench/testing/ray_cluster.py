@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 OBJECT_STORE_BYTES = 80 * 1024 * 1024
-START_TIMEOUT_S = 90.0
+START_TIMEOUT_S = 180.0  # how long a broken node may take to say so; not a speed limit
+JOINED = "Ray runtime started."  # what `ray start` prints once its node has joined
 
 
 def free_port() -> int:
@@ -109,7 +110,19 @@ class LoopbackCluster:
                    "--phones", str(phones), "--node-ip-address", ip, "--num-cpus", str(cpus),
                    "--temp-dir", str(self.root / short),
                    *[f"--device={d}" for d in devices], *[f"--ray-arg={a}" for a in ray_args]]
-        return self._spawn(name, ip, command)
+        node = self._spawn(name, ip, command)
+        self._wait_joined(node)
+        return node
+
+    def _wait_joined(self, node: Node) -> None:
+        """Until `ray start` says the node's runtime has started: its raylet has registered with the head,
+        so that a driver started next sees the node (and its device resources) in `ray.nodes()`."""
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while JOINED not in node.log_path.read_text(errors="replace"):
+            if node.process.poll() is not None or time.monotonic() > deadline:
+                log = node.log_path.read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"worker {node.name} did not join the cluster: {log}")
+            time.sleep(0.1)
 
     def kill(self, name: str) -> None:
         self.nodes.pop(name).kill()

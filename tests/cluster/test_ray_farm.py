@@ -243,11 +243,13 @@ class Thinker(BaseAgent):
 
     def step(self, observation):
         self.steps += 1
-        if self.steps == 2:  # mid-episode: two more steps of 1 s follow, so a phone killed now is in use
+        if self.steps == 2:  # mid-episode: say which phone is busy, then hold until the test has killed one
             port = self.context.serial.rpartition(":")[2]
             (Path(BUSY_DIR) / f"busy-{port}").touch()
-        time.sleep(1.0)
-        return AgentStep({"type": "scroll", "direction": "down"}, output="thought for 1 s")
+            deadline = time.monotonic() + 300
+            while not (Path(BUSY_DIR) / "go").exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+        return AgentStep({"type": "scroll", "direction": "down"}, output="held until the test said go")
 """
 
 
@@ -261,7 +263,10 @@ def _parent(pid: int) -> int:
 
 def phones_of(node_pid: int) -> dict[int, int]:
     """The virtual phones the device actors of one worker host started, by adb port: processes `spa_bench
-    phone start --port N` that descend from that host's `spa-bench worker` process. Never anyone else's."""
+    phone start` that descend from that host's `spa-bench worker` process and have reported the port they
+    bound (in the ready file in their data dir). Never anyone else's."""
+    from spa_bench.phone.process import READY_FILE, read_ready_file
+
     out = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True, check=True)
     phones = {}
     for line in out.stdout.splitlines():
@@ -273,42 +278,39 @@ def phones_of(node_pid: int) -> dict[int, int]:
             ancestor = _parent(ancestor)
         if ancestor == node_pid:
             words = args.split()
-            phones[int(words[words.index("--port") + 1])] = int(pid_text)
+            port = read_ready_file(Path(words[words.index("--data-dir") + 1]) / READY_FILE)
+            if port is not None:
+                phones[port] = int(pid_text)
     return phones
 
 
-def busy_phone(busy_dir: Path, phones: dict[int, int]) -> int | None:
-    """The pid of one of `phones` that an episode is using now (its agent left a marker mid-episode)."""
-    for marker in busy_dir.glob("busy-*"):
-        port = int(marker.name.removeprefix("busy-"))
-        if port in phones:
-            return phones[port]
-    return None
+def busy_port(busy_dir: Path) -> int | None:
+    """The adb port of a phone an episode is using now (its agent left a marker mid-episode and holds)."""
+    markers = sorted(busy_dir.glob("busy-*"))
+    return int(markers[0].name.removeprefix("busy-")) if markers else None
 
 
 def test_a_phone_that_dies_mid_episode_is_retried_on_another_device(cluster: LoopbackCluster,
                                                                     tmp_path: Path) -> None:
     """Not the host: one phone crashes under a running episode. Its actor reports a device error and a
     failed health check; the driver keeps that attempt's log (not final), takes the phone out, and the
-    episode runs again elsewhere with attempt 2."""
+    episode runs again elsewhere with attempt 2. The agent holds its episodes mid-way until the phone is
+    killed, so that the kill lands under a running episode however busy the machine is."""
     agent = tmp_path / "thinker.py"
     agent.write_text(THINKER.replace("BUSY_DIR", repr(str(tmp_path))))
     out = tmp_path / "results"
     process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite", "smoke",
                      "--agent", f"{agent}:Thinker", "--repeats", "2", "--max-steps", "4")
-    node = cluster.nodes["b"]
     try:
-        wait_until("the phones of host b up", lambda: len(phones_of(node.process.pid)) == 2, process)
-        phones = phones_of(node.process.pid)
-        # Not just any phone of host b: one an episode is running on (under load, host a's phones may
-        # take every episode for a while, and a phone killed idle leaves nothing to retry)
-        wait_until("an episode running on a phone of host b",
-                   lambda: busy_phone(tmp_path, phones) is not None, process)
-        victim = busy_phone(tmp_path, phones)
-        assert victim is not None
+        wait_until("an episode running on a phone", lambda: busy_port(tmp_path) is not None, process)
+        port = busy_port(tmp_path)
+        hosts = {name: phones_of(cluster.nodes[name].process.pid) for name in ("a", "b")}
+        (host, victim), = [(name, phones[port]) for name, phones in hosts.items() if port in phones]
         os.kill(victim, signal.SIGKILL)
+        (tmp_path / "go").touch()
         assert process.wait(timeout=HANG_GUARD_S) == 0
     finally:
+        (tmp_path / "go").touch()
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
     run_dir = run_folder(out)
@@ -322,7 +324,7 @@ def test_a_phone_that_dies_mid_episode_is_retried_on_another_device(cluster: Loo
     assert [e.kind for e in retried[0].errors] == ["device"]
     summary = RunLayout(run_dir).read_summary()
     (removed,) = summary.removed_devices
-    assert removed.startswith("127.0.0.4/phone-")
+    assert removed.startswith({"a": "127.0.0.3", "b": "127.0.0.4"}[host] + "/phone-")
     assert (summary.finished, summary.failed, summary.undone) == (8, {}, [])
 
 

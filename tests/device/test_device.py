@@ -180,3 +180,51 @@ def test_become_root_waits_for_adbd_to_restart(reply: str, rooted: bool) -> None
         assert transport.commands() == ["true", "true", "true", "id -u", "id -u"]
     else:
         assert transport.commands() == []
+
+
+# -- snapshot resets: the console, found or named --------------------------------------------------------
+def test_a_phone_over_tcp_has_no_console_and_a_reset_names_the_fix(vivo_home: FakeAndroid) -> None:
+    vivo_home.serial = "192.168.1.20:5555"  # a retail phone after `adb tcpip`: ro.kernel.qemu is not set
+    device = Device(vivo_home.serial, transport=ScriptedTransport(vivo_home))
+    assert device.find_console() is None
+    with pytest.raises(DeviceCommandFailed, match=r"--device 192\.168\.1\.20:5555=CONSOLE_PORT.*pm_clear"):
+        device.load_snapshot("spa-bench-base-en")
+
+
+def test_an_emulator_on_loopback_has_its_console_one_port_below(vivo_home: FakeAndroid) -> None:
+    vivo_home.serial = "127.0.0.1:6001"
+    vivo_home.props["ro.kernel.qemu"] = "1"  # as an emulator image reports itself
+    transport = ScriptedTransport(vivo_home)
+    device = Device(vivo_home.serial, transport=transport)
+    assert device.find_console() == 6000
+    device.load_snapshot("spa-bench-base-en")
+    assert [(r.port, r.command) for r in transport.requests if r.service == "console"] == [
+        (6000, "avd name"), (6000, "avd snapshot load spa-bench-base-en")]
+
+
+def test_a_console_that_does_not_answer_is_not_taken(vivo_home: FakeAndroid) -> None:
+    vivo_home.serial = "127.0.0.1:6001"
+    vivo_home.props["ro.kernel.qemu"] = "1"
+
+    def handler(request: Request) -> Response:
+        if request.service == "console":
+            raise DeviceOffline("console 127.0.0.1:6000: Connection refused", vivo_home.serial)
+        return vivo_home(request)
+
+    assert Device(vivo_home.serial, transport=ScriptedTransport(handler)).find_console() is None
+
+
+def test_a_run_on_devices_without_console_is_refused_before_any_episode(vivo_home: FakeAndroid) -> None:
+    from spa_bench.errors import ConfigError
+    from spa_bench.runner.preflight import check_resets
+    from spa_bench.tasks.repository import TaskFilter, TaskRepository, default_tasks_root
+
+    repo = TaskRepository(default_tasks_root())
+    tasks = repo.load(repo.select(TaskFilter(suites=["smoke"])))
+    vivo_home.serial = "192.168.1.20:5555"
+    device = Device(vivo_home.serial, transport=ScriptedTransport(vivo_home))
+    with pytest.raises(ConfigError, match=r"192\.168\.1\.20:5555 has none.*CONSOLE_PORT"):
+        check_resets(tasks, [device])
+    cleared = [t.model_copy(update={"setup": t.setup.model_copy(update={"reset": "pm_clear"})})
+               for t in tasks]
+    check_resets(cleared, [device])  # tasks that reset with pm clear need no console

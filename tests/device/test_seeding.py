@@ -101,9 +101,9 @@ READ_URIS = sorted(u for u in STOCK_URIS if not u.startswith("content://settings
 
 def _start(root: Path, name: str, locale: Literal["en", "zh"] = "en") -> VirtualPhone:
     from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.server import VirtualPhone, find_free_port_pair
+    from spa_bench.phone.server import AUTO_PORT, VirtualPhone
 
-    config = replace(PhoneConfig(), port=find_free_port_pair(), data_dir=root / name, frozen_clock=CLOCK,
+    config = replace(PhoneConfig(), port=AUTO_PORT, data_dir=root / name, frozen_clock=CLOCK,
                      locale=locale)
     phone = VirtualPhone(config)  # console token in $HOME, the session's (adb_env), where Device reads it
     phone.start()

@@ -38,9 +38,9 @@ class WithoutShellV2(CountingTransport):
 @pytest.fixture(scope="module")
 def phone_serial(tmp_path_factory: pytest.TempPathFactory, adb_env: dict[str, str]) -> Iterator[str]:
     from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.server import VirtualPhone, find_free_port_pair
+    from spa_bench.phone.server import AUTO_PORT, VirtualPhone
 
-    config = replace(PhoneConfig(), port=find_free_port_pair(), data_dir=tmp_path_factory.mktemp("phone"))
+    config = replace(PhoneConfig(), port=AUTO_PORT, data_dir=tmp_path_factory.mktemp("phone"))
     phone = VirtualPhone(config, token_path=Path(adb_env["HOME"]) / ".emulator_console_auth_token")
     phone.start()
     try:

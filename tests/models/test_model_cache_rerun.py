@@ -83,14 +83,17 @@ def test_a_rerun_with_the_cache_sends_nothing_and_repeats_every_action(results_d
 
 
 def test_a_cache_on_virtual_phones_without_a_frozen_clock_is_warned_about(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     from spa_bench.runner.run import _model_cache
 
     agents = [AgentConfig(agent="noop")]
     with caplog.at_level("WARNING", logger="spa_bench.runner"):
         _model_cache(RunConfig(agents=agents, model_cache=tmp_path / "a", phone_clock="2026-01-15T09:30"))
         _model_cache(RunConfig(agents=agents, model_cache=tmp_path / "b", devices=["emulator-5554"]))
+        monkeypatch.setenv("SPA_BENCH_PHONE_CLOCK", "2026-01-15T09:30")  # frozen for every phone started
+        _model_cache(RunConfig(agents=agents, model_cache=tmp_path / "d"))
         assert not caplog.records
+        monkeypatch.delenv("SPA_BENCH_PHONE_CLOCK")
         cache = _model_cache(RunConfig(agents=agents, model_cache=tmp_path / "c"))
     assert cache is not None and cache.root == tmp_path / "c" and cache.root.is_dir()
     assert "--phone-clock" in caplog.text

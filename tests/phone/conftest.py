@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from cli_helpers import free_port as _free_port_fn
+from cli_helpers import kill_adb_server, start_private_adb_server
 
 
 @pytest.fixture(scope="session")
@@ -74,15 +75,13 @@ class AdbCli:
 def adb_cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbCli]:
     """A private adb server for the whole session (killed at the end)."""
     home = tmp_path_factory.mktemp("adb-home")
-    port = _free_port_fn()
+    port = start_private_adb_server(str(bundled_adb()), dict(os.environ, HOME=str(home)))
     env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(port), HOME=str(home))
     cli = AdbCli(bundled_adb(), port, home, env)
-    cli.run("start-server")
     try:
         yield cli
     finally:
-        subprocess.run([str(cli.binary), "-P", str(port), "kill-server"], env=env, capture_output=True,
-                       timeout=30)
+        kill_adb_server(str(cli.binary), port)
 
 
 @dataclass
@@ -110,10 +109,10 @@ def running_phone(tmp_path_factory: pytest.TempPathFactory, adb_cli: AdbCli) -> 
     from dataclasses import replace
 
     from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.server import VirtualPhone, find_free_port_pair
+    from spa_bench.phone.server import AUTO_PORT, VirtualPhone
 
     data_dir = tmp_path_factory.mktemp("phone")
-    config = replace(PhoneConfig(), port=find_free_port_pair(), data_dir=data_dir)
+    config = replace(PhoneConfig(), port=AUTO_PORT, data_dir=data_dir)  # binds a free pair, whatever races
     phone = VirtualPhone(config, token_path=adb_cli.home / ".emulator_console_auth_token")
     phone.start()
     try:

@@ -332,7 +332,7 @@ def test_malformed_and_abrupt_clients_do_not_kill_device(device: Device, adb_cli
     unknown.close()
 
     assert adb_cli.text("shell", "echo still here", serial=device.serial) == "still here\n"
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60
     while device.server.listener.client_count > 1 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert device.server.listener.client_count == 1  # only the adb server's connection remains

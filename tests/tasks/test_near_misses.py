@@ -1,9 +1,9 @@
 """Every near miss a task declares (`near_misses:`) must be rejected by the task's own state checks.
 
 Each near miss becomes a copy of its task whose golden script is the near miss's script, in a private
-task tree beside the shipped one; the oracle replays it on a virtual phone. The copy must run to the
+task tree beside the shipped one; the oracle replays it on the test process's shared virtual phones. The copy must run to the
 end of its script (every action valid, the episode ended by finish) - a script that breaks off proves
-nothing - and the state verdict must be a failure. One run per suite, so pytest-xdist spreads them."""
+nothing - and the state verdict must be a failure. One run per suite and language, so pytest-xdist spreads them."""
 
 from __future__ import annotations
 
@@ -23,17 +23,20 @@ pytestmark = pytest.mark.usefixtures("adb_env")
 TASKS = Path(os.environ.get("SPA_BENCH_TASKS") or Path(__file__).resolve().parents[2] / "tasks")
 
 
-def _suites_with_near_misses() -> list[str]:
-    return sorted({r.suite for r in TaskRepository(TASKS).index() if r.near_misses})
+def _suites_with_near_misses() -> list[tuple[str, str]]:
+    return sorted({(r.suite, r.language) for r in TaskRepository(TASKS).index() if r.near_misses})
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("suite", _suites_with_near_misses())
-def test_near_misses_are_rejected(suite: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("suite", "language"), _suites_with_near_misses())
+def test_near_misses_are_rejected(suite: str, language: str, tmp_path: Path) -> None:
     tree = tmp_path / "tasks"
-    copies = write_near_miss_tree(TASKS, suite, tree)
+    languages = {r.id: r.language for r in TaskRepository(TASKS).index()}
+    copies = [c for c in write_near_miss_tree(TASKS, suite, tree)
+              if languages[c.copy_id.rpartition(".near_miss")[0]] == language]
     assert copies
-    logs = run_suite([suite], tmp_path / "results", ["oracle"], phones=1, tasks_dir=tree)
+    logs = run_suite([], tmp_path / "results", ["oracle"], phones=2, tasks_dir=tree,
+                     ids=[c.copy_id for c in copies])
     assert {log.task.id for log in logs.values()} == {c.copy_id for c in copies}
     problems = near_miss_problems(copies, list(logs.values()))
     assert not problems, "\n".join(problems)

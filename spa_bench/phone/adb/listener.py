@@ -13,7 +13,7 @@ import socket
 import threading
 from collections.abc import Callable
 
-from spa_bench.errors import PhoneError
+from spa_bench.errors import PhoneError, PortInUse
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ def bind_listener(host: str, port: int, what: str) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise PhoneError(f"{what}: port {port} on 127.0.0.1 is already in use "
+            raise PortInUse(f"{what}: port {port} on 127.0.0.1 is already in use "
                              f"(another phone, emulator or adb server?); pick another --port") from None
         raise PhoneError(f"{what}: cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     return sock

@@ -4,10 +4,13 @@ monotonic source for timeouts such as toasts. Both are injectable for tests.
 A phone started with a frozen clock (`spa-bench phone start --clock 2026-01-15T09:30`, `spa-bench run
 --phone-clock ...`) shows the same time on every screen, so that two runs see the same screenshots and
 a model cache can replay the first (spa_bench.models.cache). Timers and stopwatches then stand still.
+$SPA_BENCH_PHONE_CLOCK freezes every phone started in that environment that is given no clock of its
+own (phone processes, a cluster's hosts): the test suite sets it, so that no test depends on the hour.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -27,6 +30,15 @@ def parse_clock(text: str) -> datetime:
         raise PhoneError(f"invalid clock {text!r}: expected an ISO 8601 time such as 2026-01-15T09:30 "
                          "(UTC unless it has an offset)") from None
     return when.astimezone(UTC).replace(tzinfo=None) if when.tzinfo else when
+
+
+CLOCK_ENV = "SPA_BENCH_PHONE_CLOCK"
+
+
+def clock_from_environment() -> datetime | None:
+    """The frozen time $SPA_BENCH_PHONE_CLOCK gives, None when it is unset or empty."""
+    text = os.environ.get(CLOCK_ENV, "").strip()
+    return parse_clock(text) if text else None
 
 
 class PhoneClock:

@@ -23,7 +23,7 @@ from spa_bench.phone.system.blocked_numbers import DB_PATH as BLOCKED_DB
 from spa_bench.phone.system.blocked_numbers import BlockedNumbers
 from spa_bench.phone.system.call_log import DB_PATH as CALL_LOG_DB
 from spa_bench.phone.system.call_log import CallLog
-from spa_bench.phone.system.clock import PhoneClock
+from spa_bench.phone.system.clock import PhoneClock, clock_from_environment
 from spa_bench.phone.system.context import OsAppContext
 from spa_bench.phone.system.input import InputMixin
 from spa_bench.phone.system.keyboard import ImeState
@@ -53,7 +53,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
         self.lock = threading.RLock()
         self.adb_root = False  # adbd's state: survives snapshot loads, as adbd outlives app state
         self.metrics = Metrics(config.width, config.height, config.density)
-        frozen = config.frozen_clock
+        frozen = config.frozen_clock or clock_from_environment()
         self.clock = clock or (PhoneClock.frozen(frozen) if frozen else PhoneClock())
         self.version = 0
         self.tasks = TaskManager()
