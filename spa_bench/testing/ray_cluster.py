@@ -22,7 +22,8 @@ from pathlib import Path
 
 OBJECT_STORE_BYTES = 80 * 1024 * 1024
 START_TIMEOUT_S = 180.0  # how long a broken node may take to say so; not a speed limit
-JOINED = "Ray runtime started."  # what `ray start` prints once its node has joined
+JOINED = "Ray runtime started."
+PORT_ATTEMPTS = 3  # what `ray start` prints once its node has joined
 
 
 def free_port() -> int:
@@ -71,19 +72,26 @@ class LoopbackCluster:
     def start(cls, env: dict[str, str] | None = None, head_cpus: int = 1) -> LoopbackCluster:
         root = Path(tempfile.mkdtemp(prefix="sbr", dir="/tmp"))
         cluster = cls(root, ray_env(env))
-        command = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head",
-                   "--port", str(cluster.port), "--node-ip-address", cluster.head_ip,
-                   "--include-dashboard=false",
-                   "--num-cpus", str(head_cpus), *cluster._node_args("h")]
-        cluster._spawn("head", cluster.head_ip, command)
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while not _accepts(cluster.head_ip, cluster.port):
-            if time.monotonic() > deadline or cluster.nodes["head"].process.poll() is not None:
-                log = cluster.nodes["head"].log_path.read_text(errors="replace")[-2000:]
+        for attempt in range(1, PORT_ATTEMPTS + 1):  # a picked port can be taken before Ray binds it
+            command = [sys.executable, "-m", "ray.scripts.scripts", "start", "--head",
+                       "--port", str(cluster.port), "--node-ip-address", cluster.head_ip,
+                       "--include-dashboard=false",
+                       "--num-cpus", str(head_cpus), *cluster._node_args(f"h{attempt}")]
+            head = cluster._spawn("head", cluster.head_ip, command)
+            deadline = time.monotonic() + START_TIMEOUT_S
+            while not _accepts(cluster.head_ip, cluster.port) and head.process.poll() is None:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.2)
+            if head.process.poll() is None and _accepts(cluster.head_ip, cluster.port):
+                return cluster
+            log = head.log_path.read_text(errors="replace")[-2000:]
+            head.kill()
+            if attempt == PORT_ATTEMPTS or not _port_taken(log):
                 cluster.close()
                 raise RuntimeError(f"the Ray head did not start: {log}")
-            time.sleep(0.2)
-        return cluster
+            cluster.port = free_port()
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _node_args(self, short: str) -> list[str]:
         return ["--temp-dir", str(self.root / short), "--object-store-memory", str(OBJECT_STORE_BYTES),
@@ -101,18 +109,27 @@ class LoopbackCluster:
 
     def add_worker(self, name: str, ip: str, phones: int = 2, devices: tuple[str, ...] = (),
                    cpus: int = 1) -> Node:
-        """A worker host joined with `spa-bench worker` (its `ray start` arguments passed through)."""
-        self.started += 1
-        short = f"w{self.started}"
-        ray_args = [arg for arg in self._node_args(short)
-                    if arg != "--block"][2:]  # the worker gives --temp-dir and --block itself
-        command = [sys.executable, "-m", "spa_bench", "worker", "--address", self.address,
-                   "--phones", str(phones), "--node-ip-address", ip, "--num-cpus", str(cpus),
-                   "--temp-dir", str(self.root / short),
-                   *[f"--device={d}" for d in devices], *[f"--ray-arg={a}" for a in ray_args]]
-        node = self._spawn(name, ip, command)
-        self._wait_joined(node)
-        return node
+        """A worker host joined with `spa-bench worker` (its `ray start` arguments passed through); returns
+        once the node has joined. Its ports are picked here: one taken meanwhile means another try."""
+        for attempt in range(1, PORT_ATTEMPTS + 1):
+            self.started += 1
+            short = f"w{self.started}"
+            ray_args = [arg for arg in self._node_args(short)
+                        if arg != "--block"][2:]  # the worker gives --temp-dir and --block itself
+            command = [sys.executable, "-m", "spa_bench", "worker", "--address", self.address,
+                       "--phones", str(phones), "--node-ip-address", ip, "--num-cpus", str(cpus),
+                       "--temp-dir", str(self.root / short),
+                       *[f"--device={d}" for d in devices], *[f"--ray-arg={a}" for a in ray_args]]
+            node = self._spawn(name, ip, command)
+            try:
+                self._wait_joined(node)
+                return node
+            except RuntimeError as exc:
+                node.kill()
+                self.nodes.pop(name, None)
+                if attempt == PORT_ATTEMPTS or not _port_taken(str(exc)):
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _wait_joined(self, node: Node) -> None:
         """Until `ray start` says the node's runtime has started: its raylet has registered with the head,
@@ -131,6 +148,10 @@ class LoopbackCluster:
         for name in list(self.nodes):
             self.kill(name)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _port_taken(log: str) -> bool:
+    return "already in use" in log.lower() or "address in use" in log.lower()
 
 
 def _accepts(host: str, port: int) -> bool:

@@ -10,20 +10,13 @@ from __future__ import annotations
 import os
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from cli_helpers import free_port as _free_port_fn
 from cli_helpers import kill_adb_server, start_private_adb_server
-
-
-@pytest.fixture(scope="session")
-def free_port() -> Callable[[], int]:
-    """A function that returns a currently free loopback port."""
-    return _free_port_fn
 
 
 def bundled_adb() -> Path:

@@ -8,7 +8,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -78,14 +78,13 @@ class Device:
 
 
 @pytest.fixture(scope="module")
-def device(tmp_path_factory: pytest.TempPathFactory, adb_cli: AdbCli,
-           free_port: Callable[[], int]) -> Iterator[Device]:
+def device(tmp_path_factory: pytest.TempPathFactory, adb_cli: AdbCli) -> Iterator[Device]:
     fs = VirtualFS(tmp_path_factory.mktemp("fs"))
     fs.ensure_layout()
     shell = FakeShell()
     banner = make_banner({"ro.product.name": "tprod", "ro.product.model": "Test_Model",
                           "ro.product.device": "tdev"})
-    server = AdbServer(free_port(), banner, phone_services(shell, fs, {9009: echo_service}))
+    server = AdbServer(0, banner, phone_services(shell, fs, {9009: echo_service}))  # 0: a free port
     server.start()
     serial = f"127.0.0.1:{server.port}"
     adb_cli.connect(serial)

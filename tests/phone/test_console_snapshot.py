@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -137,12 +137,12 @@ def test_snapshot_errors(store: tuple[SnapshotStore, FakeSystem, Path]) -> None:
 # -- console ---------------------------------------------------------------------------------------------
 
 @pytest.fixture
-def console(store: tuple[SnapshotStore, FakeSystem, Path], tmp_path: Path,
-            free_port: Callable[[], int]) -> Iterator[tuple[Console, list[str]]]:
+def console(store: tuple[SnapshotStore, FakeSystem, Path],
+            tmp_path: Path) -> Iterator[tuple[Console, list[str]]]:
     snapshots, _system, _fs = store
     kills: list[str] = []
     token = tmp_path / "home" / ".emulator_console_auth_token"
-    c = Console(free_port(), "spa_vphone", snapshots, on_kill=lambda: kills.append("kill"), token_path=token)
+    c = Console(0, "spa_vphone", snapshots, on_kill=lambda: kills.append("kill"), token_path=token)
     c.start()
     yield c, kills
     c.stop()

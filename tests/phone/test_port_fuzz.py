@@ -133,10 +133,7 @@ def target(tmp_path_factory: pytest.TempPathFactory, adb_cli: AdbCli) -> Iterato
     phone = pool.phones[0]
     try:
         adb_cli.connect(phone.serial)
-        from cli_helpers import free_port
-
-        u2_port = free_port()
-        adb_cli.run("forward", f"tcp:{u2_port}", "tcp:9008", serial=phone.serial)
+        u2_port = int(adb_cli.text("forward", "tcp:0", "tcp:9008", serial=phone.serial))  # adb's free port
         token = (adb_cli.home / ".emulator_console_auth_token").read_text().strip()
         t = Target(adb_cli, phone.serial, phone.process.pid, phone.port, phone.console_port, u2_port, token,
                    phone.data_dir, root, outside / "canary.txt", secret)

@@ -7,7 +7,7 @@ import base64
 import io
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -202,8 +202,7 @@ class MiniShell:
 
 
 @pytest.fixture
-def u2_device(tmp_path: Path, adb_cli: AdbCli, free_port: Callable[[], int]
-              ) -> Iterator[tuple[Any, FakeSystem, MiniShell]]:
+def u2_device(tmp_path: Path, adb_cli: AdbCli) -> Iterator[tuple[Any, FakeSystem, MiniShell]]:
     import uiautomator2 as u2
 
     fs = VirtualFS(tmp_path)
@@ -211,7 +210,7 @@ def u2_device(tmp_path: Path, adb_cli: AdbCli, free_port: Callable[[], int]
     system = FakeSystem()
     shell = MiniShell(fs)
     u2server = U2Server(system)  # type: ignore[arg-type]
-    server = AdbServer(free_port(), make_banner({"ro.product.model": "Fake"}),
+    server = AdbServer(0, make_banner({"ro.product.model": "Fake"}),  # 0: bound to a free port
                        phone_services(shell, fs, {9008: u2server.handle_stream}))
     server.start()
     serial = f"127.0.0.1:{server.port}"
@@ -245,7 +244,7 @@ def test_uiautomator2_client(u2_device: tuple[Any, FakeSystem, MiniShell]) -> No
 
 
 def test_http_keep_alive_forward_and_bad_requests(u2_device: tuple[Any, FakeSystem, MiniShell],
-                                                   adb_cli: AdbCli, free_port: Callable[[], int]) -> None:
+                                                   adb_cli: AdbCli) -> None:
     import urllib.request
 
     import adbutils
@@ -272,8 +271,8 @@ def test_http_keep_alive_forward_and_bad_requests(u2_device: tuple[Any, FakeSyst
     assert sock.recv(1000).startswith(b"HTTP/1.1 400")
     sock.close()
 
-    port = free_port()
-    adb_cli.run("forward", f"tcp:{port}", "tcp:9008", serial=dev.serial)
+    # tcp:0: adb binds a free port itself and prints it (no port picked here that another could take)
+    port = int(adb_cli.text("forward", "tcp:0", "tcp:9008", serial=dev.serial))
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/ping", timeout=10) as response:
             assert response.read() == b"pong"

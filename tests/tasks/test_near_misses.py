@@ -1,9 +1,10 @@
 """Every near miss a task declares (`near_misses:`) must be rejected by the task's own state checks.
 
 Each near miss becomes a copy of its task whose golden script is the near miss's script, in a private
-task tree beside the shipped one; the oracle replays it on the test process's shared virtual phones. The copy must run to the
-end of its script (every action valid, the episode ended by finish) - a script that breaks off proves
-nothing - and the state verdict must be a failure. One run per suite and language, so pytest-xdist spreads them."""
+task tree beside the shipped one; the oracle replays it on the test process's shared virtual phones. The
+copy must run to the end of its script (every action valid, the episode ended by finish) - a script that
+breaks off proves nothing - and the state verdict must be a failure. One run per suite and language, so
+pytest-xdist spreads them."""
 
 from __future__ import annotations
 

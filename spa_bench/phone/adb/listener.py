@@ -24,8 +24,8 @@ def bind_listener(host: str, port: int, what: str) -> socket.socket:
     """A listening socket on host:port; PhoneError with a clear message when that fails."""
     if host not in ("127.0.0.1", "localhost", "::1"):
         raise PhoneError(f"{what}: refusing to listen on {host!r}; the virtual phone binds 127.0.0.1 only")
-    if not 1 <= port <= 65535:
-        raise PhoneError(f"{what}: port {port} is out of range 1-65535")
+    if not 0 <= port <= 65535:  # 0: a free port, chosen by the kernel as it binds (read it back)
+        raise PhoneError(f"{what}: port {port} is out of range 0-65535")
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
