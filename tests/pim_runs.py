@@ -12,7 +12,7 @@ from spa_bench.runner.pool import DevicePool, start_virtual_pool
 from spa_bench.runner.run import run_benchmark
 from spa_bench.tasks.repository import TaskFilter
 
-SHARED_PHONES = 2
+SHARED_PHONES, SHARED_SIZE = 2, "1080x2400"
 _shared: DevicePool | None = None
 
 
@@ -22,9 +22,20 @@ def shared_devices(n: int) -> list[Device]:
     independent as runs on phones of their own: every episode loads its language's base snapshot."""
     global _shared
     if _shared is None:
-        _shared = start_virtual_pool(SHARED_PHONES)  # their clock: $SPA_BENCH_PHONE_CLOCK (conftest)
+        # their clock: $SPA_BENCH_PHONE_CLOCK (conftest)
+        _shared = start_virtual_pool(SHARED_PHONES, size=SHARED_SIZE)
     assert n <= SHARED_PHONES, f"the shared pool has {SHARED_PHONES} phones, {n} asked for"
     return _shared.devices[:n]
+
+
+def on_shared_phones(phones: int = 1, size: str = SHARED_SIZE) -> dict[str, Any]:
+    """The RunConfig fields that put a run on `phones` of the shared phones; a run that wants another
+    screen size starts phones of its own."""
+    if size != SHARED_SIZE:
+        return {"phones": phones, "phone_size": size}
+    devices = shared_devices(phones)
+    return {"devices": [d.serial for d in devices],
+            "console_ports": {d.serial: d.console_port for d in devices if d.console_port is not None}}
 
 
 def close_shared_devices() -> None:
@@ -49,12 +60,10 @@ def run_suite(
     kwargs: dict[str, object] = {}
     if tasks_dir is not None:
         kwargs["tasks_dir"] = tasks_dir
-    devices = shared_devices(phones)
     config = RunConfig(
         filter=task_filter,
         agents=[AgentConfig(agent=a) for a in agents],
-        devices=[d.serial for d in devices],
-        console_ports={d.serial: d.console_port for d in devices if d.console_port is not None},
+        **on_shared_phones(phones),
         out=out,
         seed=11,
         repeats=repeats,

@@ -14,6 +14,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from pim_runs import on_shared_phones
+
 from spa_bench.agent import AGENTS
 from spa_bench.agent.native_agent import NativeAgent
 from spa_bench.results.schema import EpisodeLog
@@ -65,7 +67,7 @@ def _run(agent: str, results_dir: Path, ids: list[str], args: dict[str, Any] | N
         endpoints = {name: stack.enter_context(ScriptedOpenAIServer(when_empty=responder)).base_url
                      for name, responder in (extra(model) if extra else {}).items()}
         config = RunConfig(
-            filter=TaskFilter(ids=ids), phones=1, out=results_dir, phone_size=phone_size, seed=seed,
+            filter=TaskFilter(ids=ids), **on_shared_phones(1, phone_size), out=results_dir, seed=seed,
             max_steps=max_steps,
             agents=[AgentConfig(agent=agent, args={"base_url": server.base_url, "api_key_env": "none",
                                                    "model": "scripted-native-model", **(args or {}),

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from pim_runs import on_shared_phones
 
 from spa_bench.drawing import PALETTE
 from spa_bench.results.schema import EpisodeLog
@@ -58,7 +59,7 @@ def api_key() -> Iterator[str]:
 
 
 def run_agents(results_dir: Path, agents: list[AgentConfig]) -> dict[str, EpisodeLog]:
-    config = RunConfig(filter=TaskFilter(ids=["settings_wifi_off_en"]), agents=agents, phones=1,
+    config = RunConfig(filter=TaskFilter(ids=["settings_wifi_off_en"]), agents=agents, **on_shared_phones(1),
                        out=results_dir)
     result = run_benchmark(config)
     files = [p for p in result.run_dir.rglob("*") if p.is_file()]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from native_runs import SUBSET, prototype, run_malformed, run_native
+from pim_runs import on_shared_phones
 
 pytestmark = [pytest.mark.usefixtures("adb_env"), pytest.mark.slow]
 
@@ -167,7 +168,7 @@ def test_native_requests_replay_from_the_model_cache(agent: str, args: dict[str,
     task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
     model = NativeScriptedModel(made.codec, made.frame_spec, [task], results_dir)
     with ScriptedOpenAIServer(when_empty=model) as server:
-        config = RunConfig(filter=TaskFilter(ids=[task.id]), phones=1, out=results_dir,
+        config = RunConfig(filter=TaskFilter(ids=[task.id]), **on_shared_phones(1), out=results_dir,
                            phone_clock="2026-01-15T09:30:00", model_cache=tmp_path / "cache",
                            agents=[AgentConfig(agent=agent, args={
                                "base_url": server.base_url, "model": "m", "api_key_env": "none", **args})])

@@ -32,7 +32,7 @@ from spa_bench.testing.ray_cluster import LoopbackCluster
 pytestmark = [pytest.mark.ray, pytest.mark.slow, pytest.mark.xdist_group("ray-cluster"),
               pytest.mark.timeout(600)]
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "spa_bench_sample"  # SPA-Bench's own CSV format
-SUITE = "starter"  # 22 tasks in both languages, one per app, and two cross-app tasks
+SUITE, LANG = "starter", "en"  # 21 tasks: one per app and a cross-app task, enough to kill hosts under
 HANG_GUARD_S = 300.0  # not a speed limit: only how long a broken run may hang before the test says so
 
 
@@ -49,7 +49,7 @@ def cluster(adb_env: dict[str, str]) -> Iterator[LoopbackCluster]:
 
 
 def planned_ids() -> set[str]:
-    records = TaskRepository(default_tasks_root()).select(TaskFilter(suites=[SUITE]))
+    records = TaskRepository(default_tasks_root()).select(TaskFilter(suites=[SUITE], languages=[LANG]))
     return {f"oracle__{r.id}__r0" for r in records}
 
 
@@ -125,6 +125,7 @@ def test_a_host_killed_mid_run_loses_nothing_and_a_host_that_joins_gets_work(
         cluster: LoopbackCluster, tmp_path: Path) -> None:
     out = tmp_path / "results"
     process = driver(cluster, out, "--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE,
+                     "--lang", LANG,
                      "--agent", "oracle", "--max-retries", "3")
     try:
         wait_until("3 episodes recorded", lambda: len(finished_ids(out)) >= 3, process)
@@ -159,7 +160,8 @@ def test_a_host_killed_mid_run_loses_nothing_and_a_host_that_joins_gets_work(
 def test_resume_after_the_driver_is_killed_with_a_shared_artifact_dir(cluster: LoopbackCluster,
                                                                      tmp_path: Path) -> None:
     out, shared = tmp_path / "results", tmp_path / "shared"  # shared: as a file system all hosts mount
-    args = ["--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE, "--agent", "oracle",
+    args = ["--executor", "ray", "--ray-address", cluster.address, "--suite", SUITE, "--lang", LANG,
+            "--agent", "oracle",
             "--artifact-dir", str(shared), "--phones-per-node", "1"]
     process = driver(cluster, out, *args)
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from cli_helpers import run_cli
+from pim_runs import on_shared_phones
 
 from spa_bench.evaluation.pipeline import make_evaluators, reevaluate_run
 from spa_bench.results.layout import RunLayout
@@ -31,7 +32,7 @@ YES = "Reason: I believe this task is successful.\nResult: 1"
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("runs")
-    config = RunConfig(filter=TaskFilter(ids=TASKS), phones=2, out=out, seed=3,
+    config = RunConfig(filter=TaskFilter(ids=TASKS), **on_shared_phones(2), out=out, seed=3,
                        agents=[AgentConfig(agent="oracle"), AgentConfig(agent="noop")])
     result = run_benchmark(config)
     assert result.summary.finished == 4

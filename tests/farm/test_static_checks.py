@@ -12,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EMULATOR = ROOT / "docker" / "emulator"
-SCRIPTS = [*sorted(EMULATOR.glob("*.sh")), ROOT / "scripts" / "check"]
+SCRIPTS = [*sorted(EMULATOR.glob("*.sh")), ROOT / "scripts" / "check", ROOT / "scripts" / "tests-at-any-hour"]
 
 
 def _tool(name: str) -> str:

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pim_runs import on_shared_phones
 
 from spa_bench.results.schema import EpisodeLog
 from spa_bench.runner.config import AgentConfig, RunConfig
@@ -43,7 +44,7 @@ def test_a_rerun_with_the_cache_sends_nothing_and_repeats_every_action(results_d
               TextReply('Reason: Wi-Fi is off.\nAction: {"type": "finish", "status": "done"}', 1400, 20)]
     with ScriptedOpenAIServer(script) as server:  # type: ignore[arg-type]
         config = RunConfig(
-            filter=TaskFilter(ids=["settings_wifi_off_en"]), phones=1, out=results_dir,
+            filter=TaskFilter(ids=["settings_wifi_off_en"]), **on_shared_phones(1), out=results_dir,
             phone_clock="2026-01-15T09:30:00", model_cache=cache,
             agents=[AgentConfig(agent="mllm", args={"base_url": server.base_url, "model": "gpt-4o",
                                                     "api_key_env": "none", "max_side": 720})])

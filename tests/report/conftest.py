@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import yaml
+from pim_runs import on_shared_phones
 
 INJECTED_TITLE = "pwned"
 SCRIPT = f'<script>window.__pwned = 1; document.title = "{INJECTED_TITLE}";</script>'
@@ -85,7 +86,8 @@ def real_run(adb_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) 
     agent_file.write_text(EVIL_AGENT, encoding="utf-8")
     ids = ["settings_wifi_off_en", "settings_bluetooth_on_zh", "settings_language_to_zh_en",
            "evil_wifi_off_en", "evil_bluetooth_on_zh"]
-    config = RunConfig(tasks_dir=tasks, filter=TaskFilter(ids=ids), phones=2, out=root / "results", seed=3,
+    config = RunConfig(tasks_dir=tasks, filter=TaskFilter(ids=ids), **on_shared_phones(2),
+                       out=root / "results", seed=3,
                        agents=[AgentConfig(agent="oracle"), AgentConfig(agent="noop"),
                                AgentConfig(agent=f"{agent_file}:Evil", name="evil <b>agent</b>")])
     result = run_benchmark(config)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pim_runs import on_shared_phones
 
 from spa_bench.results.layout import RunLayout
 from spa_bench.runner.config import AgentConfig, RunConfig
@@ -37,13 +38,13 @@ def test_step_and_episode_timeouts(results_dir: Path, tmp_path: Path) -> None:
     agent_file = tmp_path / "sleepers.py"
     agent_file.write_text(SLEEPERS)
     task = TaskFilter(ids=["settings_wifi_off_en"])
-    slow = run_benchmark(RunConfig(filter=task, phones=1, out=results_dir, step_timeout_s=1.0,
+    slow = run_benchmark(RunConfig(filter=task, **on_shared_phones(1), out=results_dir, step_timeout_s=1.0,
                                    agents=[AgentConfig(agent=f"{agent_file}:Sleeper", args={"seconds": 3})]))
     log = slow.logs[0]
     assert log.termination == "step_timeout"
     assert log.steps[-1].error is not None and log.steps[-1].error.kind == "timeout"
     assert log.verdicts[0].success is False  # checked all the same: nothing was done
-    long = run_benchmark(RunConfig(filter=task, phones=1, out=results_dir, episode_timeout_s=1.0,
+    long = run_benchmark(RunConfig(filter=task, **on_shared_phones(1), out=results_dir, episode_timeout_s=1.0,
                                    agents=[AgentConfig(agent=f"{agent_file}:Sleeper",
                                                        args={"seconds": 0.4})]))
     log = long.logs[0]
