@@ -179,3 +179,27 @@ def test_a_text_with_a_line_break_measures_as_its_widest_line() -> None:
 
     assert text_width("ab\ncdefgh", 40) == text_width("cdefgh", 40) > text_width("ab", 40)
     assert ellipsize("one\ntwo", 40, 10_000) == "one\ntwo"
+
+
+@pytest.mark.parametrize(("text", "size", "bold", "anchor"), [
+    ("Network & internet", 42, False, "lm"), ("设置", 48, True, "mm"), ("9:41", 36, True, "rm"),
+    ("Wi‑Fi 已连接 · 5 GHz", 30, False, "la"), ("x", 12, False, "ls"), ("…ellipsized", 31, True, "ma")])
+def test_cached_text_draws_the_pixels_pillow_draws(text: str, size: int, bold: bool, anchor: str) -> None:
+    """Canvas.text caches glyph masks; what it draws must be what ImageDraw.text draws, pixel for pixel,
+    at whole and fractional points, in any colour, on a sub-canvas too, and twice (from the cache)."""
+    from PIL import Image, ImageDraw
+
+    from spa_bench.phone.ui import fonts
+    from spa_bench.phone.ui.canvas import Canvas
+
+    for colour in [(0, 0, 0), (26, 115, 232), (255, 255, 255)]:
+        for x, y in [(100, 60), (100.5, 60.25), (333.75, 71.5)]:
+            ours, theirs = Image.new("RGB", (600, 140), (240, 240, 240)), Image.new("RGB", (600, 140),
+                                                                                     (240, 240, 240))
+            canvas = Canvas(ours, origin=(10, 5))
+            for _ in range(2):
+                canvas.text(x + 10, y + 5, text, size, colour, anchor, bold)  # type: ignore[arg-type]
+            for _ in range(2):
+                ImageDraw.Draw(theirs).text((x, y), text, font=fonts.font(size), fill=colour, anchor=anchor,
+                                            stroke_width=1 if bold and size >= 30 else 0, stroke_fill=colour)
+            assert ours.tobytes() == theirs.tobytes(), (colour, x, y)

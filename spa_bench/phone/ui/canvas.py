@@ -6,7 +6,8 @@ viewport, then pastes it back), so every call goes through `origin`.
 
 from __future__ import annotations
 
-from typing import Literal
+import math
+from typing import Any, Literal
 
 from PIL import Image, ImageDraw
 
@@ -65,15 +66,18 @@ class Canvas:
     ) -> None:
         if not text:
             return
-        self.draw.text(
-            self._p(x, y),
-            text,
-            font=fonts.font(size),
-            fill=color,
-            anchor=anchor,
-            stroke_width=1 if bold and size >= 30 else 0,
-            stroke_fill=color,
-        )
+        stroke = 1 if bold and size >= 30 else 0
+        px, py = self._p(x, y)
+        if "\n" in text or "\r" in text:  # several lines: Pillow lays them out
+            self.draw.text((px, py), text, font=fonts.font(size), fill=color, anchor=anchor,
+                           stroke_width=stroke, stroke_fill=color)
+            return
+        # What ImageDraw.text does for one line (a stroke drawn filled in the text's own colour), with
+        # the glyph mask cached: the same pixels, without FreeType rendering the label on every frame
+        # (tests/phone/test_ui_toolkit.py compares both).
+        mask, (dx, dy) = fonts.text_mask(text, size, stroke, anchor, (math.modf(px)[0], math.modf(py)[0]))
+        draw: Any = self.draw
+        draw.draw.draw_bitmap((int(px) + dx, int(py) + dy), mask, draw._getink(color)[0])
 
     def icon(self, name: str, rect: Rect, color: RGB) -> None:
         size = min(rect.width, rect.height)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from functools import lru_cache
+from typing import Any
 
 from PIL import ImageFont
 
@@ -30,6 +31,23 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     """The font at `size` pixels; thread-safe and cached."""
     with _lock:
         return _load(max(4, int(size)))
+
+
+def text_mask(text: str, size: int, stroke: int, anchor: str,
+              start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+    """One line of text as `ImageDraw.text` renders it on an RGB image: FreeType's coverage mask (mode L)
+    and its offset from the drawing point. Cached, since every frame draws the same labels again and
+    FreeType's rendering was a fifth of a frame's cost; `start` is the point's fractional part."""
+    with _lock:
+        return _mask(text, max(4, int(size)), stroke, anchor, start)
+
+
+@lru_cache(maxsize=1024)  # a few MB: labels are small, and a screen draws a few dozen
+def _mask(text: str, size: int, stroke: int, anchor: str,
+          start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
+    mask, offset = _load(size).getmask2(text, "L", None, None, None, stroke, anchor, 0, start,
+                                        stroke_filled=True)
+    return mask, offset
 
 
 def text_width(text: str, size: int) -> float:
