@@ -55,7 +55,7 @@ def test_step_and_episode_timeouts(results_dir: Path, tmp_path: Path) -> None:
 def test_ctrl_c_stops_cleanly_and_resume_finishes(results_dir: Path, tmp_path: Path) -> None:
     agent_file = tmp_path / "sleepers.py"
     agent_file.write_text(SLEEPERS)
-    cmd = [sys.executable, "-m", "spa_bench", "run", "--suite", "settings", "--agent",
+    cmd = [sys.executable, "-m", "spa_bench", "run", "--suite", "settings", "--lang", "en", "--agent",
            f"{agent_file}:Sleeper", "--agent-arg", "seconds=0.2", "--max-steps", "3", "--phones", "1",
            "--out", str(results_dir)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=os.environ.copy())
@@ -78,7 +78,7 @@ def test_ctrl_c_stops_cleanly_and_resume_finishes(results_dir: Path, tmp_path: P
                              capture_output=True, timeout=300, env=os.environ.copy())
     assert resumed.returncode == 0, resumed.stderr.decode()
     summary = layout.read_summary()
-    planned = len(TaskRepository().select(TaskFilter(suites=["settings"])))
+    planned = len(TaskRepository().select(TaskFilter(suites=["settings"], languages=["en"])))
     assert not summary.interrupted and summary.undone == [] and summary.finished == planned
     assert len(layout.episode_ids()) == planned
     assert all(log.termination == "max_steps" for log in layout.episodes())

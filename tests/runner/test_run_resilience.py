@@ -53,8 +53,9 @@ KILLER = textwrap.dedent('''
 def test_sigkill_then_resume_records_every_episode_exactly_once(results_dir: Path, tmp_path: Path) -> None:
     agent_file = tmp_path / "slow.py"
     agent_file.write_text(SLOW_ORACLE)
-    planned = 2 * len(TaskRepository().select(TaskFilter(suites=["settings"])))  # two agents
-    cmd = [sys.executable, "-m", "spa_bench", "run", "--suite", "settings", "--agent",
+    # two agents on the English half of the settings suite: 18 episodes, enough to kill the run midway
+    planned = 2 * len(TaskRepository().select(TaskFilter(suites=["settings"], languages=["en"])))
+    cmd = [sys.executable, "-m", "spa_bench", "run", "--suite", "settings", "--lang", "en", "--agent",
            f"{agent_file}:SlowOracle", "--agent", "noop", "--phones", "1", "--out", str(results_dir)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=os.environ.copy())
     try:
