@@ -91,7 +91,7 @@ def main() -> None:
     import adbutils
 
     from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.server import VirtualPhone, find_free_port_pair
+    from spa_bench.phone.server import AUTO_PORT, VirtualPhone
 
     adb = str(Path(adbutils.__file__).parent / "binaries" / "adb")
     with tempfile.TemporaryDirectory(prefix="spa-latency-") as tmp:
@@ -101,7 +101,7 @@ def main() -> None:
             s.bind(("127.0.0.1", 0))
             server_port = s.getsockname()[1]
         env = dict(os.environ, ANDROID_ADB_SERVER_PORT=str(server_port), HOME=str(home))
-        config = replace(PhoneConfig(), port=find_free_port_pair(), data_dir=Path(tmp) / "phone",
+        config = replace(PhoneConfig(), port=AUTO_PORT, data_dir=Path(tmp) / "phone",
                          width=1080, height=2400)
         phone = VirtualPhone(config, token_path=home / ".emulator_console_auth_token")
         phone.start()
