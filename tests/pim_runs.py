@@ -38,6 +38,12 @@ def on_shared_phones(phones: int = 1, size: str = SHARED_SIZE) -> dict[str, Any]
             "console_ports": {d.serial: d.console_port for d in devices if d.console_port is not None}}
 
 
+def on_shared_phones_args(phones: int = 1) -> list[str]:
+    """`spa-bench run` options that put a run on `phones` of the shared phones (`--device 127.0.0.1:P`:
+    the run finds each one's console itself)."""
+    return [option for device in shared_devices(phones) for option in ("--device", device.serial)]
+
+
 def close_shared_devices() -> None:
     global _shared
     if _shared is not None:

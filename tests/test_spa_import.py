@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
+from pim_runs import on_shared_phones_args
 
 from spa_bench.errors import ImportFormatError
 from spa_bench.tasks.repository import TaskFilter, TaskRepository
@@ -150,7 +151,7 @@ def test_run_on_virtual_phone_refuses_missing_apps_then_skips_them(
     assert run_cli(capsys, "tasks", "import-spa-bench", *map(str, sample_files()),
                    "--out", str(tasks_dir / "spa")).code == 0
     out = tmp_path / "results"
-    refused = run_cli(capsys, "run", "-t", str(tasks_dir), "--agent", "noop", "--phones", "1",
+    refused = run_cli(capsys, "run", "-t", str(tasks_dir), "--agent", "noop", *on_shared_phones_args(1),
                       "--max-steps", "1", "--out", str(out))
     assert refused.code == 2, refused.err
     message = " ".join(refused.err.split())
@@ -159,7 +160,7 @@ def test_run_on_virtual_phone_refuses_missing_apps_then_skips_them(
     assert "weather_0 (com.example.weather)" in message and "Multi_Apps_0_ENG" in message
     assert "settings_0_ENG" not in message
     assert not list(out.glob("*/episodes/*")), "no episode may start"
-    ran = run_cli(capsys, "run", "-t", str(tasks_dir), "--agent", "noop", "--phones", "1",
+    ran = run_cli(capsys, "run", "-t", str(tasks_dir), "--agent", "noop", *on_shared_phones_args(1),
                   "--max-steps", "1", "--out", str(out), "--skip-missing-apps")
     assert ran.code == 0, ran.err
     (run_dir,) = [p for p in out.iterdir() if (p / "manifest.json").is_file()]

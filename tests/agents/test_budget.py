@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import run_cli
+from pim_runs import on_shared_phones_args
 
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import RunSummary
@@ -20,7 +21,7 @@ EXPENSIVE_FINISH = TextReply('Action: {"type": "finish", "status": "done"}', 1_0
 
 def test_a_tiny_budget_stops_the_run_early(results_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with ScriptedOpenAIServer(when_empty=EXPENSIVE_FINISH) as server:
-        out = run_cli(capsys, "run", "--task", "settings_*_en", "--agent", "text", "--phones", "1",
+        out = run_cli(capsys, "run", "--task", "settings_*_en", "--agent", "text", *on_shared_phones_args(1),
                       "--agent-arg", f"base_url={server.base_url}", "--agent-arg", "model=gpt-4o",
                       "--agent-arg", "api_key_env=none", "--budget-usd", "1", "--out", str(results_dir))
         calls = len(server.chat_requests())
@@ -39,7 +40,8 @@ def test_unknown_costs_are_reported_not_counted(results_dir: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     with ScriptedOpenAIServer(when_empty=EXPENSIVE_FINISH) as server:
         out = run_cli(capsys, "run", "--task", "settings_wifi_off_en", "--task", "settings_dark_theme_en",
-                      "--agent", "text", "--phones", "1", "--agent-arg", f"base_url={server.base_url}",
+                      "--agent", "text", *on_shared_phones_args(1),
+                      "--agent-arg", f"base_url={server.base_url}",
                       "--agent-arg", "model=some-local-model", "--agent-arg", "api_key_env=none",
                       "--budget-usd", "1", "--out", str(results_dir))
     assert out.code == 0, out.err

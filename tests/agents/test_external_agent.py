@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pim_runs import on_shared_phones_args
 
 from spa_bench.results.schema import EpisodeLog
 from spa_bench.runner.config import AgentConfig, RunConfig
@@ -189,7 +190,7 @@ def test_keys_reach_no_file_report_or_console(results_dir: Path, tmp_path: Path,
     program.write_text(AGENT.format())
     monkeypatch.setenv("SPA_TEST_LISTED", LISTED)
     cmd = f"{sys.executable} {program} --openai_api_key {CMD_KEY} --agent-key {{api_key}}"
-    result = run_cli(capsys, "run", "--task", "settings_wifi_off_en", "--phones", "1", "--out",
+    result = run_cli(capsys, "run", "--task", "settings_wifi_off_en", *on_shared_phones_args(1), "--out",
                      str(results_dir), "--agent", "external", "--agent-arg", f"cmd={cmd}",
                      "--agent-arg", f"api_key={ARG_KEY}", "--agent-arg", "model=gpt-4o",
                      "--secret-env", "SPA_TEST_LISTED")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from native_runs import SUBSET, prototype, run_malformed, run_native
-from pim_runs import on_shared_phones
+from pim_runs import on_shared_phones, on_shared_phones_args
 
 pytestmark = [pytest.mark.usefixtures("adb_env"), pytest.mark.slow]
 
@@ -139,7 +139,8 @@ def test_the_command_of_the_issue_is_all_it_takes(agent: str, results_dir: Path,
     task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
     model = NativeScriptedModel(made.codec, made.frame_spec, [task], results_dir)
     with ScriptedOpenAIServer(when_empty=model) as server:
-        result = run_cli(capsys, "run", "--task", task.id, "--phones", "1", "--out", str(results_dir),
+        result = run_cli(capsys, "run", "--task", task.id, *on_shared_phones_args(1),
+                         "--out", str(results_dir),
                          "--agent", agent, "--agent-arg", f"base_url={server.base_url}",
                          "--agent-arg", f"model={made.info.models[0]}")
         served = {r.body["model"] for r in server.chat_requests()}
