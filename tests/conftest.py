@@ -56,6 +56,7 @@ def results_dir(tmp_path: Path) -> Path:
 GROUPED_MODULES = ("tests/cluster/test_ray_farm.py", "tests/env/test_env_ray.py")
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: the tests also run without it (-p no:xdist)
 def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
     """Stop when pytest-xdist ignores the xdist_group marks (it tags a grouped test's id with @GROUP):
     each worker would start a Ray cluster of its own, three at once on two cores."""
