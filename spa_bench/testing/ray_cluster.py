@@ -22,8 +22,8 @@ from pathlib import Path
 
 OBJECT_STORE_BYTES = 80 * 1024 * 1024
 START_TIMEOUT_S = 180.0  # how long a broken node may take to say so; not a speed limit
-JOINED = "Ray runtime started."
-PORT_ATTEMPTS = 3  # what `ray start` prints once its node has joined
+JOINED = "Ray runtime started."  # what `ray start` prints once its node has joined
+PORT_ATTEMPTS = 3  # tries with fresh ports when Ray reports one taken
 
 
 def free_port() -> int:
