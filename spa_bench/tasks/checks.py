@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Scalar = str | int | float | None
+_NUMERAL = re.compile("[0-9{零〇一二两三四五六七八九十百千万亿]")  # or a placeholder ({n}), filled in later
 
 
 class _Check(BaseModel):
@@ -88,10 +89,39 @@ class ContentQueryCheck(_Check):
 
 
 class AnswerCheck(_Check):
-    """The agent's final answer (finish(answer=...)) against expected values, after normalisation."""
+    """The agent's final answer (finish(answer=...)) is the value asked for: not a list of candidates, the
+    instruction echoed or the screen's text that happens to contain it (spa_bench/evaluation/state_checks.py).
+
+    Both sides are normalised: NFKC (full-width -> half-width), whitespace collapsed, none between CJK and
+    Latin or digits ("3 个" = "3个"), then repeatedly a leading "answer:" / "the answer is" / "答案是" /
+    "答案：" / "答：" (bold or not), one pair of surrounding quotes or brackets (" ' ` ** “” 「」 《》 () []
+    【】) and trailing punctuation are stripped; case-folded unless `case_sensitive`.
+    - `exact`: the normalised answer equals one expected value.
+    - `number`: the answer holds at least one number and every number in it (Arabic with thousands
+      separators, Chinese numerals, "1.2万"; spa_bench/evaluation/numbers.py) equals one expected value's
+      number: "3 tomatoes", "三个", "¥34.99", "34.99元" pass for 3 or 34.99; "2 or 3", "1,2,3" and "4.5/5"
+      fail. Each expected value holds exactly one number. The rest of the answer (every number cut out)
+      is at most 40 columns, as below; here the numbers say whether the answer is a list.
+    - `contains` / `regex`: the expected value (or a match of the regex, which is applied to the normalised
+      answer) is in it as a whole phrase - no letter or digit right beside it in Latin script ("5th" is
+      not in "15th"; zero padding is allowed: "07:30" holds "7:30"); CJK has no word boundaries. What is
+      left once every occurrence of every expected value is cut out is a short frame, not more
+      candidates or a dump: no other number if the value holds one, no list separator (, ; 、 / | & a
+      line break, "or", "and", 或, 和, 及, a space between two CJK words), no question mark or 。 (an
+      echoed instruction), at most 40 columns (a CJK character takes two): room for "the café we went to
+      is on" or "你的停车位在", not for an echoed instruction or a screen's worth of words. So "The café is
+      on 5th Street." passes for 5th Street; "Main Street or 5th Street" fails. Two values side by side
+      with no separator ("Lotus Studio Grand Hyatt") are not caught: a closed choice (yes/no) uses
+      `exact`. A short question echoed before a number ("How many events do I have today? 3") passes.
+    The expected values are alternatives, spellings of one value ("两", "2"): any one suffices, and an
+    answer may hold several of them ("2（两个）"). A `number` check takes them one at a time, so alternatives
+    with different numbers never let an answer give two numbers.
+    Dates and times have no implicit equivalences (6/5 vs 5/6, a 12- or 24-hour clock, and whether the
+    year is needed depend on the task): a task lists the spellings it accepts, as alternatives or in a regex.
+    """
 
     type: Literal["answer"] = "answer"
-    expect: list[str] = Field(min_length=1, description="accepted answers; any one suffices")
+    expect: list[str] = Field(min_length=1, description="accepted spellings of the answer; any one suffices")
     match: Literal["exact", "contains", "regex", "number"] = "exact"
     case_sensitive: bool = False
 
@@ -101,10 +131,14 @@ class AnswerCheck(_Check):
         return [value] if isinstance(value, str | int | float) else value
 
     @model_validator(mode="after")
-    def _regexes_compile(self) -> AnswerCheck:
-        if self.match == "regex":
-            for pattern in self.expect:
-                _valid_regex(pattern)
+    def _expected_values_usable(self) -> AnswerCheck:
+        for value in self.expect:
+            if not value.strip():
+                raise ValueError("an expected answer must not be blank")
+            if self.match == "regex":
+                _valid_regex(value)
+            if self.match == "number" and not _NUMERAL.search(value):
+                raise ValueError(f"a number check needs a number in each expected value, not {value!r}")
         return self
 
 
