@@ -108,6 +108,11 @@ AGENTS.add_lazy("t3a", "spa_bench.agents.t3a:T3AAgent")
 AGENTS.add_lazy("appagent", "spa_bench.agents.appagent:AppAgent")
 AGENTS.add_lazy("os-atlas", "spa_bench.agents.os_atlas:OSAtlasAgent")
 AGENTS.add_lazy("seeact-v", "spa_bench.agents.seeact_v:SeeActVAgent")
+# the graders' adversarial probes (spa-bench tasks verify): never a success where they are not meant to be
+AGENTS.add_lazy("probe-infeasible", "spa_bench.agents.probes:InfeasibleProbe")
+AGENTS.add_lazy("probe-spam", "spa_bench.agents.probes:AnswerSpamProbe")
+AGENTS.add_lazy("probe-recorder", "spa_bench.agents.probes:StateRecorderProbe")
+AGENTS.add_lazy("probe-tamper", "spa_bench.agents.probes:ShellTamperProbe")
 
 
 def register_agent(name: str) -> Callable[[A], A]:

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from spa_bench.runner.scheduler import Attempt
 
 SUMMARY_COLUMNS = (Column("agent", right=False), Column("episodes"), Column("success"), Column("rate"),
-                   Column("errors"), Column("steps/ep"), Column("time/ep"),
+                   Column("errors"), Column("steps/ep"), Column("time/ep"), Column("tampered"),
                    Column("said done", wide_only=True), Column("undecided", wide_only=True))
 
 
@@ -110,7 +110,8 @@ class ProgressEvents(Events):
 def summary_table(result: RunResult, wide: bool = False) -> Table:
     """Per agent: success as the one policy decides it (spa_bench.evaluation.policy), the same figure
     the metrics and the report show; undecided episodes (no verdict yet, evaluator errors,
-    infrastructure failures) are left out of the rate."""
+    infrastructure failures) are left out of the rate. `tampered`: episodes whose agent changed device
+    state behind the GUI (the shell audit), all of them failed."""
     from spa_bench.evaluation.policy import decide_success
 
     by_agent: dict[str, list[EpisodeLog]] = {}
@@ -125,8 +126,9 @@ def summary_table(result: RunResult, wide: bool = False) -> Table:
         steps = sum(len(log.steps) for log in logs) / len(logs)
         secs = sum(log.timings.total_s for log in logs) / len(logs)
         rate = f"{100 * passed / len(decided):.1f}%" if decided else "n/a"
+        tampered = sum(1 for log in logs if log.shell_audit is not None and log.shell_audit.tampered)
         rows.append([agent, str(len(logs)), f"{passed}/{len(decided)}", rate, str(errors), f"{steps:.1f}",
-                     f"{secs:.1f}s", str(done), str(len(logs) - len(decided))])
+                     f"{secs:.1f}s", str(tampered), str(done), str(len(logs) - len(decided))])
     return cli_table(f"run {result.manifest.run_id}", SUMMARY_COLUMNS, rows, wide)
 
 

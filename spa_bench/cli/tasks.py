@@ -193,3 +193,61 @@ def import_spa_bench(
     by = Counter((t.language, t.category) for t in result.tasks)
     summary = ", ".join(f"{n} {lang} {cat}" for (lang, cat), n in sorted(by.items()))
     console.print(f"[green]✓[/] imported {len(result.tasks)} tasks ({summary}) into {out}")
+
+
+@app.command("verify")
+def verify(
+    suite: list[str] = SuiteOpt, lang: list[str] = LangOpt, app_: list[str] = AppOpt,
+    task: list[str] = TaskOpt, tasks_dir: Path | None = TasksDir,
+    seeds: int = typer.Option(3, "--seeds", min=1, help="Instances of every parameterised task."),
+    seed: int = typer.Option(0, "--seed", help="The runs' seed (which instances are drawn)."),
+    phones: int = typer.Option(2, "--phones", min=1, help="Virtual phones to start (when no --device)."),
+    device: list[str] = typer.Option([], "--device", help="Run on this virtual phone instead (serial, or "
+                                                          "SERIAL=CONSOLE_PORT); repeatable."),
+    probe: list[str] = typer.Option([], "--probe", help="Only these probes: oracle, noop, near_miss, "
+                                                        "answer_spam, infeasible, shell_tamper."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Folder for the probes' runs "
+                                                              "(default results/verify-<time>)."),
+    report: Path | None = typer.Option(None, "--report", help="Also write the outcome to FILE.json or "
+                                                              "FILE.html."),
+    all_rows: bool = typer.Option(False, "--all", help="A row for every task, not only those with problems."),
+) -> None:
+    """Attack every task's checks on virtual phones: the oracle must pass; noop, near misses, answer spam,
+    declaring infeasible (except on infeasible tasks) and reaching the goal over adb shell must fail.
+    Exits 1 on any false pass or broken task."""
+    from datetime import UTC, datetime
+
+    from spa_bench.device.console import parse_device
+    from spa_bench.verify.outcome import PROBES
+    from spa_bench.verify.present import problem_lines, task_table, totals_table, write_report
+    from spa_bench.verify.run import VerifyConfig
+    from spa_bench.verify.run import verify as run_verify
+
+    unknown = [p for p in probe if p not in PROBES]
+    if unknown:
+        raise ConfigError(f"--probe {unknown[0]!r}: one of {', '.join(PROBES)}")
+    if report is not None and report.suffix.lower() not in (".json", ".html", ".htm"):
+        raise ConfigError(f"--report {report}: give a .json or .html file")
+    given = [parse_device(text) for text in device]
+    folder = out or Path("results") / f"verify-{datetime.now(UTC):%Y%m%d-%H%M%S}"
+    if folder.exists() and any(folder.iterdir()):
+        raise ConfigError(f"--out {folder}: the folder is not empty")
+    config = VerifyConfig(out=folder, tasks_dir=tasks_dir,
+                          filter=build_filter(suite, lang, app_, [], [], task), seeds=seeds,
+                          run_seed=seed, phones=phones, devices=[serial for serial, _ in given],
+                          console_ports={serial: port for serial, port in given if port is not None},
+                          probes=tuple(p for p in PROBES if not probe or p in probe))
+    result = run_verify(config, progress=lambda line: console_err.print(f"[dim]{line}[/]", highlight=False))
+    if not result.tasks:
+        raise ConfigError("no task matches the filter")
+    console.print(task_table(result, only_problems=not all_rows))
+    console.print(totals_table(result))
+    for line in problem_lines(result):
+        console_err.print(f"[red]✗[/] {line}", highlight=False, soft_wrap=True)
+    if report is not None:
+        write_report(result, report)
+        console.print(f"report: {report}")
+    if result.false_passes or result.problems:
+        console_err.print(f"[bold red]{result.false_passes} false pass(es), {result.problems} problem(s)[/]")
+        raise typer.Exit(1)
+    console.print(f"[green]✓[/] {len(result.tasks)} tasks: no false pass, every oracle passed")

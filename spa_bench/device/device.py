@@ -19,12 +19,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from spa_bench.actions import Action, Finish, Key, OpenApp, TypeText, Wait
+from spa_bench.device.audit import (
+    MARK_COMMAND,
+    SINCE_COMMAND,
+    DeviceAudit,
+    SentCommand,
+    agent_entries,
+    parse_since,
+)
 from spa_bench.device.elements import parse_hierarchy
 from spa_bench.device.gesture import Gesture, InvalidAction, resolve_gesture, target_element
 from spa_bench.device.info import DeviceInfo, DeviceKind
 from spa_bench.device.observation import Observation, parse_focus, split_observation
 from spa_bench.device.packages import PackageMap
-from spa_bench.device.transport import AdbTransport, Request, Transport
+from spa_bench.device.transport import AdbTransport, Request, Response, Transport
 from spa_bench.errors import DeviceCommandFailed, DeviceError, DeviceOffline
 
 __all__ = ["ADB_KEYBOARD_IME", "KEYCODES", "Device", "InvalidAction", "ShellResult", "start_adb_server"]
@@ -85,9 +93,19 @@ class Device:
         self._packages: set[str] | None = None
         self._package_map: PackageMap | None = None
         self._ime_ready = False
+        self._audit_mark: int | None = None
+        self._own: list[SentCommand] | None = None  # what this Device sent while an audit is open
+
+    def _send(self, request: Request) -> Response:
+        """Every request goes through here: while an audit is open, the shell and adbd service requests
+        are noted, so that the device's record of them can be told from the agent's."""
+        own = self._own
+        if own is not None and request.service in ("shell", "service"):
+            own.append(SentCommand("shell" if request.service == "shell" else "service", request.command))
+        return self.transport.handle(request)
 
     def _host(self, command: str, timeout: float = 10.0) -> str:
-        return self.transport.handle(Request("host", command, self.serial, timeout=timeout)).text()
+        return self._send(Request("host", command, self.serial, timeout=timeout)).text()
 
     def connect(self, attempts: int = 30) -> None:
         """`adb connect` a TCP device (host:port) and wait until it is online."""
@@ -109,7 +127,7 @@ class Device:
         """`adb root`, as AndroidWorld prepares its emulators, so checks can read app databases the same
         way on an emulator image and on the virtual phone. False on a user build (a retail phone), where
         adbd refuses; then checks that read /data/data fail there, as they would for any agent."""
-        reply = self.transport.handle(Request("service", "root:", self.serial, timeout=timeout)).text()
+        reply = self._send(Request("service", "root:", self.serial, timeout=timeout)).text()
         if "already running as root" in reply:
             return True
         if "restarting" not in reply:
@@ -151,7 +169,7 @@ class Device:
     # -- shell ----------------------------------------------------------------------------------------
     def run(self, command: str, timeout: float | None = None) -> ShellResult:
         """Run a shell command; return its output (stdout then stderr) and exit code."""
-        response = self.transport.handle(Request("shell", command, self.serial,
+        response = self._send(Request("shell", command, self.serial,
                                                  timeout=timeout or self.command_timeout))
         return ShellResult(response.text(), response.exit_code)
 
@@ -221,7 +239,7 @@ class Device:
 
     # -- observing ------------------------------------------------------------------------------------
     def screenshot_png(self) -> bytes:
-        response = self.transport.handle(Request("shell", "screencap -p", self.serial,
+        response = self._send(Request("shell", "screencap -p", self.serial,
                                                  timeout=self.command_timeout))
         if not response.stdout.startswith(b"\x89PNG"):
             raise DeviceCommandFailed(f"screencap returned no PNG ({response.output[:80]!r})", self.serial)
@@ -243,7 +261,7 @@ class Device:
     def observe(self) -> Observation:
         """Screenshot, UI dump and foreground app of one moment, in one shell command."""
         info = self.info()
-        response = self.transport.handle(Request("shell", OBSERVE_COMMAND, self.serial,
+        response = self._send(Request("shell", OBSERVE_COMMAND, self.serial,
                                                  timeout=self.command_timeout))
         try:
             png, xml, rest = split_observation(response.stdout)
@@ -379,7 +397,7 @@ class Device:
             return None
         candidate = int(port) - 1
         try:
-            self.transport.handle(Request("console", "avd name", self.serial, port=candidate,
+            self._send(Request("console", "avd name", self.serial, port=candidate,
                                           timeout=self.command_timeout))
         except DeviceError:
             return None
@@ -393,8 +411,29 @@ class Device:
         return port
 
     def _console(self, line: str) -> str:
-        return self.transport.handle(Request("console", line, self.serial, port=self.console_port,
+        return self._send(Request("console", line, self.serial, port=self.console_port,
                                              timeout=self.command_timeout)).text()
+
+    # -- the audit of what others send -----------------------------------------------------------------
+    def begin_audit(self) -> None:
+        """From now on, note what reaches the device from others (spa_bench.device.audit)."""
+        self._audit_mark = None
+        port = self.find_console()
+        if port is not None:
+            try:
+                self._audit_mark = int(self._console(MARK_COMMAND).strip())
+            except (DeviceCommandFailed, ValueError):  # an emulator: its console has no audit
+                self._audit_mark = None
+        self._own = []
+
+    def end_audit(self) -> DeviceAudit:
+        """What reached the device from others since `begin_audit`; the audit is closed."""
+        own, mark = self._own or [], self._audit_mark
+        self._own = self._audit_mark = None
+        if mark is None:
+            return DeviceAudit("harness", False, [])
+        recorded, dropped = parse_since(self._console(SINCE_COMMAND.format(mark=mark)))
+        return DeviceAudit("device", not dropped, agent_entries(recorded, own))
 
     def clear_packages(self, packages: list[str]) -> None:
         for package in packages:

@@ -33,7 +33,7 @@ NAN = float("nan")
 EPISODE_COLUMNS = [
     "episode_id", "run_id", "agent", "task_id", "repeat", "language", "difficulty", "category", "apps",
     "status", "termination", "infrastructure_failure", "attempt",
-    "success", "success_source", "success_reason", "completed", "premature", "overdue",
+    "success", "success_source", "success_reason", "completed", "premature", "overdue", "tampered",
     "steps", "golden_steps", "step_ratio", "time_s", "time_per_step_s",
     "prompt_tokens", "completion_tokens", "tokens", "tokens_per_step", "model_calls", "cost_usd",
     "cost_per_step_usd", "evaluator_tokens", "evaluator_cost_usd", "errors", "error_kinds",
@@ -109,6 +109,7 @@ def episode_row(log: EpisodeLog, policy: Policy = decide_success) -> dict[str, A
         "completed": completed,
         "premature": None if success is None else (completed and not success),
         "overdue": is_overdue(log, success, current_verdicts(log, "gate")),
+        "tampered": log.shell_audit is not None and log.shell_audit.tampered,
         "steps": steps, "golden_steps": task.golden_steps,
         "step_ratio": steps / task.golden_steps if success else NAN,
         "time_s": time_s, "time_per_step_s": _per_step(time_s, steps),
@@ -129,7 +130,7 @@ def episode_table(logs: Iterable[EpisodeLog], policy: Policy = decide_success) -
     table = pd.DataFrame([episode_row(log, policy) for log in logs], columns=EPISODE_COLUMNS)
     for column in ("success", "premature", "overdue"):
         table[column] = table[column].astype("boolean")
-    for column in ("completed", "infrastructure_failure"):
+    for column in ("completed", "infrastructure_failure", "tampered"):
         table[column] = table[column].astype(bool)
     return table
 
@@ -156,6 +157,7 @@ def aggregate(rows: pd.DataFrame) -> dict[str, Any]:
         "completion_rate": _ratio(int(rows["completed"].sum()), len(rows)),
         "premature_rate": _ratio(int(decided["premature"].astype(bool).sum()), n),
         "overdue_rate": _ratio(int(decided["overdue"].astype(bool).sum()), n),
+        "tampered": int(rows["tampered"].sum()),
         "mean_step_ratio": float(successes["step_ratio"].mean()) if len(successes) else NAN,
         "steps": steps,
         "mean_steps": float(rows["steps"].mean()) if len(rows) else NAN,

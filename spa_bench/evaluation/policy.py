@@ -16,6 +16,8 @@ from spa_bench.results.schema import EpisodeLog, Role, Termination, Verdict
 
 INFRASTRUCTURE: frozenset[Termination] = frozenset({"device_error", "harness_error", "interrupted"})
 """Terminations that say nothing about the agent: such episodes get no success value."""
+TAMPER, INFEASIBLE = "tamper", "infeasible"
+"""The sources of the decision on a tampered episode, and on a feasible task declared infeasible."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,9 @@ def decide_success(log: EpisodeLog, *, key_components_alone: bool = False) -> Su
     """The verdict policy, by roles.
 
     1. An episode that ended by an infrastructure failure (device, harness, Ctrl-C) is undecided.
+       A tampered episode (its agent changed device state behind the GUI, over adb: log.shell_audit)
+       failed, whatever its checks say; so did one whose agent declared a feasible task infeasible
+       (only an infeasible task - a finish check with status infeasible - passes that way).
     2. A task with success checks is decided by its ground-truth verdicts (every family's latest must
        pass), and by nothing else: device state is ground truth, and what the screen shows cannot
        overrule it. No ground-truth verdict yet: undecided.
@@ -60,6 +65,13 @@ def decide_success(log: EpisodeLog, *, key_components_alone: bool = False) -> Su
     """
     if log.termination in INFRASTRUCTURE:
         return SuccessDecision(None, "", f"infrastructure failure ({log.termination})")
+    if log.shell_audit is not None and log.shell_audit.tampered:
+        first = log.shell_audit.offending[0]
+        return SuccessDecision(False, TAMPER, f"tampered: changed state behind the GUI "
+                                              f"({len(log.shell_audit.offending)} command(s), first "
+                                              f"{first.command[:120]!r}: {first.reason})")
+    if log.termination == "infeasible" and not log.task.infeasible:
+        return SuccessDecision(False, INFEASIBLE, "the agent declared a feasible task infeasible")
     truth = current_verdicts(log, "ground_truth")
     if log.task.checks or truth:
         if not truth:

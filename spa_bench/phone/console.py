@@ -206,10 +206,12 @@ def avd_command(subcommands: tuple[CommandDef, ...]) -> CommandDef:
 
 class Console:
     """The console server of one phone. `modem` gives the phone's radio (SMS, calls, GPS) to the
-    `sms`, `gsm` and `geo` commands; without one they answer as an emulator with no modem would."""
+    `sms`, `gsm` and `geo` commands; without one they answer as an emulator with no modem would.
+    `extra`: commands of the virtual phone's own after authentication (spa_bench.phone.console_audit)."""
 
     def __init__(self, port: int, avd_name: str, snapshots: SnapshotStore, on_kill: Callable[[], None],
-                 token_path: Path | None = None, modem: Modem | None = None) -> None:
+                 token_path: Path | None = None, modem: Modem | None = None,
+                 extra: tuple[CommandDef, ...] = ()) -> None:
         from spa_bench.phone.console_modem import modem_commands
 
         self.avd_name = avd_name
@@ -236,7 +238,7 @@ class Console:
         self.main: tuple[CommandDef, ...] = (
             HELP, HELP_VERBOSE, PING, geo, gsm,
             CommandDef("kill", "kill the emulator instance", handler=self._kill),
-            QUIT, sms, avd_command((status, name, snapshot)))
+            QUIT, sms, avd_command((status, name, snapshot)), *extra)
 
     @property
     def port(self) -> int:

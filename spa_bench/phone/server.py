@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING, get_args
 from spa_bench.errors import PhoneError, PortInUse
 from spa_bench.phone.adb import AdbServer, make_banner, phone_services
 from spa_bench.phone.adb.adbd import Adbd
+from spa_bench.phone.adb.audit import CommandAudit
 from spa_bench.phone.api import Locale, PhoneConfig
 from spa_bench.phone.console import Console
+from spa_bench.phone.console_audit import audit_commands
 from spa_bench.phone.console_modem import PhoneModem
 from spa_bench.phone.snapshot import SnapshotStore
 from spa_bench.phone.u2rpc import U2_PORT, U2Server
@@ -110,6 +112,7 @@ class VirtualPhone:
         self.snapshots: SnapshotStore | None = None
         self._adb: AdbServer | None = None
         self._console: Console | None = None
+        self.audit = CommandAudit()  # what agents and the harness sent over adb (spa audit on the console)
         self._stopped = threading.Event()
         self._lock = threading.Lock()
 
@@ -179,10 +182,12 @@ class VirtualPhone:
             if automatic:  # the phone's own properties (ro.serialno) follow its port
                 system.config = replace(system.config, port=port)
             adb = AdbServer(port, make_banner(system.getprop()),
-                            phone_services(shell, fs, {U2_PORT: u2.handle_stream}, adbd), name="adb")
+                            phone_services(shell, fs, {U2_PORT: u2.handle_stream}, adbd, self.audit),
+                            name="adb")
             adbd.on_restart = adb.drop_clients
             console = Console(port - 1, self.config.product, snapshots, on_kill=self._kill_from_console,
-                              token_path=self.token_path, modem=PhoneModem(system))
+                              token_path=self.token_path, modem=PhoneModem(system),
+                              extra=(audit_commands(self.audit),))
             try:
                 console.start()
                 try:

@@ -37,7 +37,7 @@ EPISODE_FIELDS: tuple[tuple[str, str, str], ...] = (
     ("golden", "golden_steps", "int"), ("step_ratio", "step_ratio", "float"), ("time", "time_s", "float"),
     ("tokens", "tokens", "int"), ("calls", "model_calls", "int"), ("cost", "cost_usd", "float"),
     ("eval_cost", "evaluator_cost_usd", "float"), ("infra", "infrastructure_failure", "bool"),
-    ("errors", "errors", "int"), ("attempt", "attempt", "int"),
+    ("errors", "errors", "int"), ("attempt", "attempt", "int"), ("tampered", "tampered", "bool"),
 )
 
 
@@ -99,7 +99,7 @@ def table_from_rows(rows: list[dict[str, Any]]) -> pd.DataFrame:
     table = pd.DataFrame(rows, columns=EPISODE_COLUMNS)
     for column in ("success", "premature", "overdue"):
         table[column] = table[column].astype("boolean")
-    for column in ("completed", "infrastructure_failure"):
+    for column in ("completed", "infrastructure_failure", "tampered"):
         table[column] = table[column].astype(bool)
     return table
 

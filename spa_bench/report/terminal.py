@@ -29,7 +29,7 @@ def leaderboard_table(agents: pd.DataFrame, title: str = "leaderboard") -> Table
     """One row per agent, best success rate first; unknown values are '?' (never 0)."""
     table = Table(title=title, title_justify="left")
     headers = ("agent", "episodes", "success", "95% CI", "completion", "premature", "overdue", "step ratio",
-               "time/ep", "tokens/ep", "cost/ep", "cost", "infra fail")
+               "time/ep", "tokens/ep", "cost/ep", "cost", "tampered", "infra fail")
     for header in headers:
         table.add_column(header, justify="left" if header == "agent" else "right", no_wrap=header == "agent")
     ordered = agents.sort_values(["success_rate", "agent"], ascending=[False, True], na_position="last")
@@ -41,5 +41,5 @@ def leaderboard_table(agents: pd.DataFrame, title: str = "leaderboard") -> Table
             _pct(row["completion_rate"]), _pct(row["premature_rate"]), _pct(row["overdue_rate"]),
             _num(row["mean_step_ratio"], ".2f"), _num(row["mean_time_s"], ".1f") + " s",
             _num(row["mean_tokens"], ",.0f"), _usd(row["mean_cost_usd"]), _usd(row["cost_usd"]),
-            str(row["infrastructure_failures"]))
+            str(row["tampered"]), str(row["infrastructure_failures"]))
     return table

@@ -188,6 +188,33 @@ class CheckCapture(_Model):
     commands: list[CapturedCommand] = Field(default_factory=list, description="every read, in order")
 
 
+class AuditedCommand(_Model):
+    """A command that reached the device during the episode from outside the harness (the agent's)."""
+
+    channel: Literal["shell", "exec", "push", "service"] = Field(
+        description="shell/exec: a command line; push: a file written over adb sync; service: root/unroot")
+    command: str = Field(description="the command line or pushed path, secrets redacted")
+    kind: Literal["gui_input", "capture", "read", "navigation", "state_change", "unknown"]
+    changes_state: bool = Field(description="changes device state behind the GUI (unknown programs count)")
+    reason: str
+
+
+class ShellAudit(_Model):
+    """What the agent sent the device besides its actions (spa_bench.evaluation.shell_audit). A tampered
+    episode changed state behind the GUI and is never a success (spa_bench.evaluation.policy)."""
+
+    source: Literal["device", "harness"] = Field(
+        description="device: the virtual phone's own record of every command it got; harness: only what "
+                    "passed through the harness (an emulator or phone keeps no record)")
+    complete: bool = Field(description="every command that reached the device is in `commands`")
+    commands: list[AuditedCommand] = Field(default_factory=list)
+    tampered: bool = Field(False, description="some command changed state behind the GUI")
+
+    @property
+    def offending(self) -> list[AuditedCommand]:
+        return [c for c in self.commands if c.changes_state]
+
+
 class InstanceInfo(_Model):
     repeat: int = Field(0, ge=0)
     seed: int
@@ -247,6 +274,8 @@ class EpisodeLog(_Model):
         default_factory=list, description="every device read the checks made at the end, per check")
     verdicts: list[Verdict] = Field(default_factory=list)
     agent_exit: AgentExit | None = Field(None, description="external agent programs only")
+    shell_audit: ShellAudit | None = Field(
+        None, description="the agent's own commands to the device; None in logs written before audits")
 
     @field_validator("captured_state", mode="before")
     @classmethod

@@ -4,6 +4,9 @@ The log is written after every step (atomically), so a crash loses at most the s
 An agent that does the whole episode in one call (spa_bench.agent.external.EpisodeAgent: an external
 program) replaces the step loop; its recorded steps are copied into the log, then the episode ends
 like any other (final screenshot, captured state).
+From the end of setup to the final capture, the device audits what reaches it besides the harness's
+own commands (spa_bench.device.audit): the agent's shell commands and pushes, classified into the log's
+`shell_audit`; one that changed state behind the GUI fails the episode whatever its checks say.
 At the end the runner only captures what the success checks read (spa_bench.evaluation.capture): the
 verdicts come from the evaluators afterwards, which need no device for it. Files are written by the
 episode recorder (spa_bench.results.recorder), which owns the folder layout.
@@ -40,6 +43,7 @@ from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
 from spa_bench.errors import DeviceCommandFailed, classify
 from spa_bench.evaluation.capture import capture_checks
+from spa_bench.evaluation.shell_audit import shell_audit
 from spa_bench.evaluation.state_checks import read_check
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.recorder import EpisodeRecorder
@@ -168,18 +172,21 @@ class EpisodeRunner:
             start = time.monotonic()
             self._setup()
             self.log.timings.setup_s = time.monotonic() - start
+            self.device.begin_audit()  # from here on, what the agent sends the device besides its actions
             try:
                 agent = self.job.agent_factory(**self.job.agent_args)
                 context = self._context()
                 agent.reset(context)
             except Exception as exc:
                 self.log.errors.append(error_info("agent", exc))
+                self._end_audit()
                 self._capture_final(capture_state=True)  # the state decides: the task may be done
                 return self._finish("agent_error")
             if isinstance(agent, EpisodeAgent):
                 termination = self._run_whole(agent, context)
             else:
                 termination = self._loop(agent)
+            self._end_audit()
             self._capture_final(capture_state=termination != "interrupted")
             return self._finish(termination)
         except Exception as exc:
@@ -322,6 +329,9 @@ class EpisodeRunner:
         self.log.timings.agent_s += step.timings.agent_s
         self.log.timings.device_s += step.timings.observe_s + step.timings.execute_s
         self.save()
+
+    def _end_audit(self) -> None:
+        self.log.shell_audit = shell_audit(self.device.end_audit())
 
     def _capture_final(self, capture_state: bool) -> None:
         """The final screen and, for the checks, every device read they make (not their verdict)."""

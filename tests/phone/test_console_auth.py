@@ -44,6 +44,8 @@ SAMPLE_ARGS: dict[tuple[str, ...], str] = {
     ("avd", "snapshot", "save"): "intruder",
     ("avd", "snapshot", "load"): "pristine",
     ("avd", "snapshot", "del"): "pristine",
+    ("spa", "audit", "mark"): "",
+    ("spa", "audit", "since"): "1",
 }
 # main_commands_preauth of the emulator: the only commands a client without the token may use.
 PREAUTH = {("help",), ("help-verbose",), ("ping",), ("avd", "name"), ("quit",)}

@@ -2,7 +2,8 @@
 
 `ServiceTable` maps service-name prefixes to factories; a factory gets the rest of the name and returns
 a handler (run in the stream's worker thread) or None to refuse the OPEN with CLSE. `phone_services`
-fills a table for a phone: shell v1/v2, exec, sync, tcp:PORT and polite answers to reboot/root/remount.
+fills a table for a phone: shell v1/v2, exec, sync, tcp:PORT and polite answers to reboot/root/remount;
+with a `CommandAudit`, every command line, push and root switch is recorded as it is opened.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import socket
 from collections.abc import Callable, Mapping
 
 from spa_bench.phone.adb.adbd import Adbd
+from spa_bench.phone.adb.audit import CommandAudit
 from spa_bench.phone.adb.connection import AdbConnection, Handler
 from spa_bench.phone.adb.listener import TcpListener
 from spa_bench.phone.adb.shell_service import ShellRunner, run_exec, run_v1, run_v2
@@ -90,24 +92,42 @@ def _split_v2(rest: str) -> tuple[str, str]:
 
 
 def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int, Handler],
-                   adbd: Adbd | None = None) -> ServiceTable:
+                   adbd: Adbd | None = None, audit: CommandAudit | None = None) -> ServiceTable:
     """The service table of a phone with this shell, file system and in-process tcp:PORT servers; with
-    `adbd`, `root:`/`unroot:` switch adbd's user and the sync service follows its permissions."""
+    `adbd`, `root:`/`unroot:` switch adbd's user and the sync service follows its permissions; with
+    `audit`, what each opened service runs is recorded there."""
     table = ServiceTable()
-    table.add("shell:", lambda cmd: lambda s: run_v1(s, shell, cmd))
+
+    def shell_v1(command: str) -> Handler:
+        if audit is not None:
+            audit.record("shell", command)
+        return lambda s: run_v1(s, shell, command)
 
     def shell_v2(rest: str) -> Handler | None:
         args, command = _split_v2(rest)
         if "v2" not in args.split(","):
             return None
+        if audit is not None:
+            audit.record("shell", command)
         return lambda s: run_v2(s, shell, args, command)
 
+    def exec_(command: str) -> Handler:
+        if audit is not None:
+            audit.record("exec", command)
+        return lambda s: run_exec(s, shell, command)
+
+    table.add("shell:", shell_v1)
     table.add("shell,", shell_v2)
-    table.add("exec:", lambda cmd: lambda s: run_exec(s, shell, cmd))
+    table.add("exec:", exec_)
+
     def sync_fs() -> VirtualFS:
         return fs_for(fs, adbd.system.adb_root) if adbd is not None else fs
 
-    table.add("sync:", lambda _rest: lambda s: SyncService(s, sync_fs()).serve())
+    def pushed(path: str) -> None:
+        if audit is not None:
+            audit.record("push", path)
+
+    table.add("sync:", lambda _rest: lambda s: SyncService(s, sync_fs(), on_push=pushed).serve())
 
     def tcp(rest: str) -> Handler | None:
         port_text = rest.split(":", 1)[0]
@@ -119,12 +139,18 @@ def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int,
     for service, reply in POLITE_REPLIES.items():
         table.add(service, _polite(reply))
     if adbd is not None:
-        table.add("root:", lambda _rest: adbd.root)
-        table.add("unroot:", lambda _rest: adbd.unroot)
+        table.add("root:", lambda _rest: _recorded(audit, "root:", adbd.root))
+        table.add("unroot:", lambda _rest: _recorded(audit, "unroot:", adbd.unroot))
     else:
         table.add("root:", _polite(b"adbd cannot run as root in production builds\n"))
         table.add("unroot:", _polite(b"adbd not running as root\n"))
     return table
+
+
+def _recorded(audit: CommandAudit | None, service: str, handler: Handler) -> Handler:
+    if audit is not None:
+        audit.record("service", service)
+    return handler
 
 
 def _polite(reply: bytes) -> Factory:

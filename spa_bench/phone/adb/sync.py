@@ -12,6 +12,7 @@ import errno
 import os
 import stat as stat_module
 import struct
+from collections.abc import Callable
 
 from spa_bench.phone.adb.stream import Stream
 from spa_bench.phone.vfs import VfsError, VirtualFS
@@ -43,11 +44,12 @@ def _errno_of(exc: OSError) -> int:
 
 
 class SyncService:
-    """One `sync:` session on a stream."""
+    """One `sync:` session on a stream; `on_push` hears the path of every SEND (a file written)."""
 
-    def __init__(self, stream: Stream, fs: VirtualFS) -> None:
+    def __init__(self, stream: Stream, fs: VirtualFS, on_push: Callable[[str], None] | None = None) -> None:
         self.stream = stream
         self.fs = fs
+        self.on_push = on_push
 
     def serve(self) -> None:
         try:
@@ -170,6 +172,8 @@ class SyncService:
         path, sep, mode_text = spec.rpartition(",")
         if not sep:
             path, mode_text = spec, "33188"
+        if self.on_push is not None:
+            self.on_push(path)
         try:
             mode = int(mode_text)
         except ValueError:

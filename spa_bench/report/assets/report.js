@@ -75,7 +75,7 @@
   }
   function aggregate(idx) {
     let n = 0, k = 0, completed = 0, premature = 0, overdue = 0, steps = 0, ratioSum = 0, ratioN = 0;
-    let time = 0, tokens = 0, cost = 0, evalCost = 0, errors = 0, infra = 0;
+    let time = 0, tokens = 0, cost = 0, evalCost = 0, errors = 0, infra = 0, tampered = 0;
     for (const i of idx) {
       const s = E.success[i];
       if (s !== null) {
@@ -86,7 +86,7 @@
       }
       completed += E.completed[i]; steps += E.steps[i]; tokens += E.tokens[i];
       time += nul(E.time[i]); cost += nul(E.cost[i]); evalCost += nul(E.eval_cost[i]);
-      errors += E.errors[i]; infra += E.infra[i];
+      errors += E.errors[i]; infra += E.infra[i]; tampered += E.tampered[i] ? 1 : 0;
     }
     const len = idx.length, ratio = (a, b) => (b ? a / b : NaN);
     const [low, high] = wilson(k, n);
@@ -98,7 +98,7 @@
       mean_tokens: ratio(tokens, len), tokens_per_step: ratio(tokens, steps),
       mean_cost_usd: ratio(cost, len), cost_per_step_usd: ratio(cost, steps), cost_usd: len ? cost : 0,
       evaluator_cost_usd: len ? evalCost : 0, mean_evaluator_cost_usd: ratio(evalCost, len),
-      errors: errors, infrastructure_failures: infra,
+      errors: errors, infrastructure_failures: infra, tampered: tampered,
     };
   }
 
@@ -173,6 +173,7 @@
     { key: "mean_cost_usd", label: "Cost", title: "mean agent cost per episode (and per step)", cell: (r) => two(unknown(r.mean_cost_usd, usd), isNum(r.cost_per_step_usd) ? usd(r.cost_per_step_usd) + "/step" : "") },
     { key: "cost_usd", label: "Total cost", title: "total agent cost", cell: (r) => unknown(r.cost_usd, usd) },
     { key: "evaluator_cost_usd", label: "Eval cost", title: "evaluator (judge) cost, kept apart", cell: (r) => unknown(r.evaluator_cost_usd, usd) },
+    { key: "tampered", label: "Tampered", title: "episodes whose agent changed device state behind the GUI (adb shell, push): always failed", cell: (r) => String(r.tampered) },
     { key: "infrastructure_failures", label: "Infra fail", title: "episodes ended by device/harness failures or Ctrl-C (undecided)", cell: (r) => String(r.infrastructure_failures) },
   ];
   function sortRows(rows, sort, value) {

@@ -1,0 +1,36 @@
+"""The episode's shell audit: the agent's own commands to the device, classified, secrets redacted.
+
+The device part (spa_bench.device.audit) says what reached the device from outside the harness; the
+classifier (spa_bench.evaluation.tamper) says which of those changed state behind the GUI. A push over
+adb sync always writes a file; an adbd root switch changes nothing by itself. The result goes into the
+episode log, and a tampered episode is failed by the verdict policy (spa_bench.evaluation.policy).
+"""
+
+from __future__ import annotations
+
+from spa_bench.device.audit import DeviceAudit
+from spa_bench.evaluation.tamper import classify_commands
+from spa_bench.results.schema import AuditedCommand, ShellAudit
+from spa_bench.secrets import scrub_text
+
+
+def shell_audit(audit: DeviceAudit) -> ShellAudit:
+    lines = [e.command for e in audit.commands if e.channel in ("shell", "exec")]
+    verdicts = iter(classify_commands(lines))
+    commands: list[AuditedCommand] = []
+    for entry in audit.commands:
+        command = scrub_text(entry.command)
+        if entry.channel in ("shell", "exec"):
+            verdict = next(verdicts)
+            commands.append(AuditedCommand(channel=entry.channel, command=command, kind=verdict.kind,
+                                           changes_state=verdict.changes_state, reason=verdict.reason))
+        elif entry.channel == "push":
+            commands.append(AuditedCommand(
+                channel="push", command=command, kind="state_change", changes_state=True,
+                reason="adb push: writes a file on the device"))
+        else:
+            commands.append(AuditedCommand(
+                channel="service", command=command, kind="read", changes_state=False,
+                reason="adbd switches user: changes nothing by itself"))
+    return ShellAudit(source=audit.source, complete=audit.complete, commands=commands,
+                      tampered=any(c.changes_state for c in commands))

@@ -1,0 +1,113 @@
+"""What `tasks verify` found: one outcome per episode, grouped by task and probe, and how to read them.
+
+A probe either must pass (the oracle; the infeasible probe on an infeasible task) or must fail (every
+other probe). A probe that must fail and was scored a success is a **false pass**: the task's checks let
+through something they must not. An oracle that fails is a broken task (its checks or its script). The
+shell-tamper probe must also be marked `tampered` by the shell audit; its `state_passed` says whether it
+reached the state the checks want, which is what the audit is there for.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spa_bench.evaluation.policy import current_verdicts, decide_success
+from spa_bench.results.schema import EpisodeLog
+
+VERIFY_SCHEMA_VERSION: Literal[1] = 1
+Probe = Literal["oracle", "noop", "near_miss", "answer_spam", "infeasible", "shell_tamper"]
+PROBES: tuple[Probe, ...] = ("oracle", "noop", "near_miss", "answer_spam", "infeasible", "shell_tamper")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProbeOutcome(_Model):
+    probe: Probe
+    variant: str = Field("", description="e.g. the spam mode, the near miss's description")
+    episode_id: str
+    run_dir: str
+    must_pass: bool
+    success: bool | None
+    state_passed: bool | None = Field(None, description="the ground-truth (state) verdict alone")
+    tampered: bool = False
+    reason: str = Field(description="why the policy decided as it did")
+    problem: str | None = Field(None, description="what is wrong, None when the outcome is as it must be")
+
+    @property
+    def false_pass(self) -> bool:
+        return not self.must_pass and self.success is True
+
+
+class TaskVerification(_Model):
+    task_id: str
+    suite: str
+    language: str
+    outcomes: list[ProbeOutcome] = Field(default_factory=list)
+
+    def of(self, probe: Probe) -> list[ProbeOutcome]:
+        return [o for o in self.outcomes if o.probe == probe]
+
+    @property
+    def problems(self) -> list[str]:
+        return [f"{o.probe}{f' ({o.variant})' if o.variant else ''} {o.episode_id}: {o.problem}"
+                for o in self.outcomes if o.problem]
+
+
+class ProbeCount(_Model):
+    episodes: int = 0
+    false_passes: int = 0
+    problems: int = 0
+
+
+class VerifyReport(_Model):
+    schema_version: Literal[1] = VERIFY_SCHEMA_VERSION
+    created_at: datetime
+    seeds: int
+    run_seed: int
+    out: str
+    tasks: list[TaskVerification] = Field(default_factory=list)
+
+    def counts(self) -> dict[Probe, ProbeCount]:
+        counts = {probe: ProbeCount() for probe in PROBES}
+        for task in self.tasks:
+            for outcome in task.outcomes:
+                count = counts[outcome.probe]
+                count.episodes += 1
+                count.false_passes += outcome.false_pass
+                count.problems += outcome.problem is not None
+        return counts
+
+    @property
+    def false_passes(self) -> int:
+        return sum(c.false_passes for c in self.counts().values())
+
+    @property
+    def problems(self) -> int:
+        return sum(c.problems for c in self.counts().values())
+
+
+def judge(log: EpisodeLog, probe: Probe, must_pass: bool, run_dir: str, variant: str = "") -> ProbeOutcome:
+    """The outcome of one probe episode against what it must be."""
+    decision = decide_success(log)
+    truth = current_verdicts(log, "ground_truth")
+    state = None if not truth or any(v.success is None for v in truth) else all(v.success for v in truth)
+    tampered = log.shell_audit is not None and log.shell_audit.tampered
+    problem = None
+    if decision.success is None:
+        problem = f"undecided: {decision.reason}"
+    elif must_pass and not decision.success:
+        problem = f"must pass, failed: {decision.reason}"
+    elif not must_pass and decision.success:
+        problem = f"FALSE PASS: {decision.reason}"
+    elif must_pass and tampered:
+        problem = "must pass without tampering, but the shell audit marked it tampered"
+    if probe == "shell_tamper" and not tampered:
+        problem = problem or "the shell audit did not mark the tamper probe tampered"
+    return ProbeOutcome(probe=probe, variant=variant, episode_id=log.episode_id, run_dir=run_dir,
+                        must_pass=must_pass, success=decision.success, state_passed=state,
+                        tampered=tampered, reason=decision.reason, problem=problem)
