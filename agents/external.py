@@ -56,8 +56,10 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
@@ -114,6 +116,7 @@ class ExternalAgent(BaseAgent):
                    SPA_BENCH_TASK_ID=context.task.id, SPA_BENCH_APP=values["app"],
                    SPA_BENCH_TIME_LIMIT=str(limit))
         env |= harness_adb_env(env.get("PATH", ""))
+        shim = AdbShim.make(env)  # notes every adb command line for the episode's shell audit
         if self.api_key:
             env["SPA_BENCH_API_KEY"] = self.api_key
         out_path, err_path = context.workdir / "stdout.log", context.workdir / "stderr.log"
@@ -136,7 +139,11 @@ class ExternalAgent(BaseAgent):
         _scrub_folder(context.workdir, scrub)
         tail = _tail(err_path)
         recording = read_recording(context.workdir, self.pricer)
-        return self.outcome(argv, process.returncode, ended, recording, tail, wall, limit)
+        outcome = self.outcome(argv, process.returncode, ended, recording, tail, wall, limit)
+        if shim is not None:
+            outcome.adb_calls = shim.calls()
+            shim.remove()
+        return outcome
 
     def argv(self, values: dict[str, str]) -> list[str]:
         """The command line: placeholders filled in, or the contract's options appended ({api_key} is
@@ -253,6 +260,47 @@ def _key(api_key_env: str | None, api_key: str | None) -> str | None:
                               "not set")
         return value
     return None
+
+
+SHIM = """#!/bin/sh
+# spa-bench: note this adb command line for the episode's shell audit, then run the harness's adb
+printf '%s\\037' "$@" >> '{log}'
+printf '\\036' >> '{log}'
+exec '{adb}' "$@"
+"""
+
+
+@dataclass
+class AdbShim:
+    """An `adb` first on the program's PATH (and $ADB) that appends its arguments to a log, then runs the
+    harness's adb. On a device that keeps no record of its own (an emulator, a phone), this is what the
+    shell audit sees of a program: its adb command lines (not adbutils' or uiautomator2's requests)."""
+
+    folder: Path
+
+    @classmethod
+    def make(cls, env: dict[str, str]) -> AdbShim | None:
+        adb = env.get("ADB")
+        if not adb or "'" in adb:
+            return None
+        folder = Path(tempfile.mkdtemp(prefix="spa-adb-shim-"))
+        script = folder / "adb"
+        script.write_text(SHIM.format(log=folder / "calls.log", adb=adb), "utf-8")
+        script.chmod(0o755)
+        env["ADB"] = str(script)
+        env["PATH"] = os.pathsep.join([str(folder), *env.get("PATH", "").split(os.pathsep)])
+        return cls(folder)
+
+    def calls(self) -> list[str]:
+        """Each call as one command line, `adb` and its arguments quoted as a shell would take them."""
+        try:
+            raw = (self.folder / "calls.log").read_bytes().decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return []
+        return [shlex.join(["adb", *call.split("\x1f")[:-1]]) for call in raw.split("\x1e") if call]
+
+    def remove(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def harness_adb_env(path: str) -> dict[str, str]:

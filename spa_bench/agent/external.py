@@ -61,6 +61,7 @@ class EpisodeOutcome:
     answer: str | None = None
     errors: list[ErrorInfo] = field(default_factory=list)
     exit: AgentExit | None = None
+    adb_calls: list[str] = field(default_factory=list)  # the program's adb command lines, for the audit
 
 
 @runtime_checkable

@@ -39,6 +39,7 @@ from pydantic import BaseModel, ValidationError
 from spa_bench.actions import Action, Finish, parse_action
 from spa_bench.agent import AgentFactory, AgentStep, TaskContext, opened_app_prefix
 from spa_bench.agent.external import EpisodeAgent, ImportedStep
+from spa_bench.device.audit import DeviceAudit, SentCommand
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
 from spa_bench.errors import DeviceCommandFailed, classify
@@ -149,6 +150,7 @@ class EpisodeRunner:
             task_sha256=job.task_sha256, instance=job.instance, agent=job.agent, device=device.info(),
             package_map=dict(self.packages.substitutions), attempt=attempt, started_at=now(),
             errors=list(earlier_errors or []))
+        self._program_calls: list[str] = []
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{job.episode_id[:30]}")
 
     # -- recording ------------------------------------------------------------------------------------
@@ -305,6 +307,7 @@ class EpisodeRunner:
         self.log.errors.extend(outcome.errors)
         self.log.answer = outcome.answer
         self.log.agent_exit = outcome.exit
+        self._program_calls = outcome.adb_calls
         self.save()
         return outcome.termination
 
@@ -331,7 +334,12 @@ class EpisodeRunner:
         self.save()
 
     def _end_audit(self) -> None:
-        self.log.shell_audit = shell_audit(self.device.end_audit())
+        """The device's record of the agent's commands; a device that keeps none (an emulator, a phone)
+        gives what passed through the harness: an external program's adb command lines."""
+        audit = self.device.end_audit()
+        if audit.source == "harness" and self._program_calls:
+            audit = DeviceAudit("harness", False, [SentCommand("shell", c) for c in self._program_calls])
+        self.log.shell_audit = shell_audit(audit)
 
     def _capture_final(self, capture_state: bool) -> None:
         """The final screen and, for the checks, every device read they make (not their verdict)."""
