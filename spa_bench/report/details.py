@@ -120,6 +120,11 @@ def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource
         "timings": [round(log.timings.setup_s, 3), round(log.timings.total_s, 3),
                     round(log.timings.agent_s, 3), round(log.timings.device_s, 3)],
         "state": {c.command: clip(c.output, 2000) for check in log.captured_state for c in check.commands},
+        "audit": None if log.shell_audit is None else {
+            "source": log.shell_audit.source, "complete": log.shell_audit.complete,
+            "tampered": log.shell_audit.tampered,
+            "commands": [[c.channel, clip(c.command, 500), c.kind, c.changes_state, c.reason]
+                         for c in log.shell_audit.commands[:200]]},
     }
 
 
