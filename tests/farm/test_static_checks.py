@@ -12,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EMULATOR = ROOT / "docker" / "emulator"
-SCRIPTS = [*sorted(EMULATOR.glob("*.sh")), ROOT / "scripts" / "check", ROOT / "scripts" / "tests-at-any-hour"]
+SCRIPTS = [*sorted(EMULATOR.glob("*.sh")), ROOT / "scripts" / "check", ROOT / "scripts" / "tests-at-any-hour",
+           ROOT / "scripts" / "ci-under-load"]
 
 
 def _tool(name: str) -> str:
