@@ -8,8 +8,10 @@ episode log, and a tampered episode is failed by the verdict policy (spa_bench.e
 
 from __future__ import annotations
 
+import posixpath
+
 from spa_bench.device.audit import DeviceAudit
-from spa_bench.evaluation.tamper import classify_commands
+from spa_bench.evaluation.tamper import TOOL_DIR, classify_commands
 from spa_bench.results.schema import AuditedCommand, ShellAudit
 from spa_bench.secrets import scrub_text
 
@@ -24,6 +26,10 @@ def shell_audit(audit: DeviceAudit) -> ShellAudit:
             verdict = next(verdicts)
             commands.append(AuditedCommand(channel=entry.channel, command=command, kind=verdict.kind,
                                            changes_state=verdict.changes_state, reason=verdict.reason))
+        elif entry.channel == "push" and _tool_file(entry.command):
+            commands.append(AuditedCommand(
+                channel="push", command=command, kind="tooling", changes_state=False,
+                reason=f"adb push: stages the agent's own tool in {TOOL_DIR} (uiautomator2's u2.jar)"))
         elif entry.channel == "push":
             commands.append(AuditedCommand(
                 channel="push", command=command, kind="state_change", changes_state=True,
@@ -34,3 +40,7 @@ def shell_audit(audit: DeviceAudit) -> ShellAudit:
                 reason="adbd switches user: changes nothing by itself"))
     return ShellAudit(source=audit.source, complete=audit.complete, commands=commands,
                       tampered=any(c.changes_state for c in commands))
+
+
+def _tool_file(path: str) -> bool:
+    return posixpath.normpath(path).startswith(TOOL_DIR)

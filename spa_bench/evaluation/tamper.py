@@ -17,9 +17,13 @@ from typing import Literal
 
 __all__ = ["CommandKind", "CommandVerdict", "classify_command", "classify_commands"]
 
-CommandKind = Literal["gui_input", "capture", "read", "navigation", "state_change", "unknown"]
+CommandKind = Literal["gui_input", "capture", "read", "tooling", "navigation", "state_change", "unknown"]
 _Part = tuple[CommandKind, str]
-_RANK = {"read": 0, "capture": 1, "gui_input": 2, "navigation": 3, "unknown": 4, "state_change": 5}
+_RANK = {"read": 0, "capture": 1, "tooling": 2, "gui_input": 3, "navigation": 4, "unknown": 5,
+         "state_change": 6}
+TOOL_DIR = "/data/local/tmp/"
+"""Where agent programs stage their own tools (uiautomator2's u2.jar, minicap): files there are no app's
+state, and uiautomator2's server started from there (app_process) is the agent's driver."""
 
 
 @dataclass(frozen=True)
@@ -230,6 +234,7 @@ _SUBCOMMANDS: dict[str, tuple[frozenset[str], str]] = {
     "wm": (frozenset(), "changes the display")}
 _ADB_KEYBOARD = frozenset({"ADB_INPUT_TEXT", "ADB_INPUT_B64", "ADB_INPUT_CHARS", "ADB_INPUT_CODE",
                            "ADB_INPUT_MCODE", "ADB_EDITOR_CODE", "ADB_CLEAR_TEXT"})
+_TOOL_FILE_PROGRAMS = frozenset({"rm", "chmod", "mkdir", "touch"})
 _SDCARD = re.compile(r"^/(?:storage/emulated/0|storage/self/primary|mnt/sdcard|mnt/user/0/primary)(?=/|$)")
 
 
@@ -243,6 +248,16 @@ def _program(argv: list[str], ctx: _Context) -> _Part:
     if i >= len(argv):
         return ("read", "shell syntax or a variable assignment")
     name, args = posixpath.basename(argv[i]), argv[i + 1:]
+    if name in ("app_process", "app_process32", "app_process64"):
+        classpath = [a.partition("=")[2] for a in argv[:i] if a.startswith("CLASSPATH=")] + \
+            [args[k + 1] for k, a in enumerate(args[:-1]) if a in ("-cp", "-classpath")]
+        if classpath and all(_path(c).startswith(TOOL_DIR) for c in classpath):
+            return ("tooling", f"{name}: starts the agent's own tool from {TOOL_DIR} (uiautomator2's server)")
+        return ("unknown", f"{name}: runs Java code that is not the agent's staged tool; counted as a change")
+    if name in _TOOL_FILE_PROGRAMS:
+        targets = [_path(t) for t in _positional(args)[1 if name == "chmod" else 0:]]  # chmod MODE FILE...
+        if targets and all(t.startswith(TOOL_DIR) and ".." not in t for t in targets):
+            return ("tooling", f"{name}: the agent's own tool files in {TOOL_DIR}")
     if name in _SHELLS or name in ("su", "run-as", "eval"):
         inner = _inner_line(name, args)
         if inner is None:

@@ -194,7 +194,7 @@ class AuditedCommand(_Model):
     channel: Literal["shell", "exec", "push", "service"] = Field(
         description="shell/exec: a command line; push: a file written over adb sync; service: root/unroot")
     command: str = Field(description="the command line or pushed path, secrets redacted")
-    kind: Literal["gui_input", "capture", "read", "navigation", "state_change", "unknown"]
+    kind: Literal["gui_input", "capture", "read", "tooling", "navigation", "state_change", "unknown"]
     changes_state: bool = Field(description="changes device state behind the GUI (unknown programs count)")
     reason: str
 
