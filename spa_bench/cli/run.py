@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from spa_bench.runner.scheduler import Attempt
 
 SUMMARY_COLUMNS = (Column("agent", right=False), Column("episodes"), Column("success"), Column("rate"),
-                   Column("errors"), Column("steps/ep"), Column("time/ep"), Column("tampered"),
+                   Column("errors"), Column("steps"), Column("time"), Column("tampered"),
                    Column("said done", wide_only=True), Column("undecided", wide_only=True))
 
 
@@ -110,8 +110,8 @@ class ProgressEvents(Events):
 def summary_table(result: RunResult, wide: bool = False) -> Table:
     """Per agent: success as the one policy decides it (spa_bench.evaluation.policy), the same figure
     the metrics and the report show; undecided episodes (no verdict yet, evaluator errors,
-    infrastructure failures) are left out of the rate. `tampered`: episodes whose agent changed device
-    state behind the GUI (the shell audit), all of them failed."""
+    infrastructure failures) are left out of the rate. steps and time: means per episode. `tampered`:
+    episodes whose agent changed device state behind the GUI (the shell audit), all of them failed."""
     from spa_bench.evaluation.policy import decide_success
 
     by_agent: dict[str, list[EpisodeLog]] = {}
