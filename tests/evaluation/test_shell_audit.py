@@ -3,6 +3,8 @@ episode failed by the one verdict policy whatever its checks say (and counted in
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from eval_builders import episode, task, verdict
 
 from spa_bench.device.audit import DeviceAudit, SentCommand, agent_entries, parse_since
@@ -74,3 +76,20 @@ def test_declaring_a_feasible_task_infeasible_fails_even_when_its_state_checks_p
     infeasible_task = task(checks=[*CHECKED, {"type": "finish", "status": "infeasible"}])
     honest = episode(infeasible_task, termination="infeasible", verdicts=[verdict("state", True)])
     assert decide_success(honest).success is True
+
+
+def test_the_report_episode_view_gets_the_audit(tmp_path: Path) -> None:
+    from spa_bench.drawing import StepGestures
+    from spa_bench.report.details import episode_details
+
+    log = episode(task(checks=CHECKED), verdicts=[verdict("state", True)])
+    log.shell_audit = shell_audit(DeviceAudit("device", True, [
+        SentCommand("shell", "input tap 5 5"), SentCommand("push", "/data/data/com.example/x.db")]))
+    details = episode_details(log, StepGestures(tmp_path), lambda path: path)
+    audit = details["audit"]
+    assert audit["source"] == "device" and audit["tampered"] and audit["complete"]
+    assert [c[:4] for c in audit["commands"]] == [
+        ["shell", "input tap 5 5", "gui_input", False],
+        ["push", "/data/data/com.example/x.db", "state_change", True]]
+    log.shell_audit = None
+    assert episode_details(log, StepGestures(tmp_path), lambda path: path)["audit"] is None
