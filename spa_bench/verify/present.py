@@ -92,7 +92,8 @@ def _html(report: VerifyReport) -> str:
     rows = "".join(_row(t) for t in report.tasks)
     return f"""<!doctype html><html><head><meta charset="utf-8"><title>spa-bench tasks verify</title>
 <style>body{{font:14px system-ui,sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}
-td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}td:first-child{{text-align:left}}
+td,th{{border:1px solid #ccc;padding:2px 8px;text-align:right}}
+td:first-child,th:first-child{{text-align:left}}
 .ok{{background:#eef8ee}}.bad{{background:#fbdada;font-weight:bold}}</style></head><body>
 <h1>spa-bench tasks verify</h1><p>{len(report.tasks)} tasks, {report.seeds} instance(s) of every
 parameterised task (run seed {report.run_seed}), {report.created_at:%Y-%m-%d %H:%M} UTC; episodes in
