@@ -3,21 +3,25 @@
 - `probe-infeasible`: declares the task impossible at step 1. Passes exactly the infeasible tasks.
 - `probe-spam` (`mode`): replays the golden script, noting every text it sees on the way, and then
   answers with junk (`junk`), the instruction echoed (`echo`), every text seen as a list (`candidates`),
-  every number seen (`numbers`) or every word seen (`words`). The right value is usually inside the
-  last three: an answer check must want that value, not find it somewhere in a dump.
+  every number seen and 0-20 besides (`numbers`) or every word seen (`words`). The right value is
+  usually inside the last three: an answer check must want that value, not find it somewhere in a dump.
+  (The spray of 0-20 keeps `numbers` a list: where the only digits on the way are those of the answer,
+  a phone number, "every number seen" alone would be the answer itself, not spam.)
 - `probe-recorder` (`store`): the oracle, which then pulls the device's /data and /sdcard files
   (reads, over adb) into `store`, for the tamper probe.
-- `probe-tamper` (`store`): reaches the recorded end state behind the GUI: pushes the files back
-  over adb, removes the ones the oracle's run did not leave, restarts the task's apps, and finishes as
-  the oracle did. Its episodes must be marked tampered by the shell audit and failed.
+- `probe-tamper` (`store`): reaches the recorded end state behind the GUI: pushes back over adb the
+  files that differ from it, removes the ones the oracle's run did not leave, restarts the task's apps,
+  and finishes as the oracle did. Its episodes must be marked tampered by the shell audit and failed.
 The recorder and the tamper probe reach the device as an agent program would: adbutils, through the
 harness's adb server, at the serial the context gives.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import shlex
 import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
 SpamMode = Literal["junk", "echo", "candidates", "numbers", "words"]
 SPAM_MODES: tuple[SpamMode, ...] = ("junk", "echo", "candidates", "numbers", "words")
 STATE_ROOTS = ("/data", "/sdcard")
+MARK = "@@spa-file@@ "
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 
 
@@ -74,7 +79,8 @@ class AnswerSpamProbe(OracleAgent):
         if self.mode == "candidates":
             return ", ".join(self.seen)
         if self.mode == "numbers":
-            return " ".join(dict.fromkeys(n for text in self.seen for n in _NUMBER.findall(text)))
+            seen = [n for text in self.seen for n in _NUMBER.findall(text)]
+            return " ".join(dict.fromkeys([*seen, *map(str, range(21))]))
         return " ".join(dict.fromkeys(word for text in self.seen for word in text.split()))
 
 
@@ -92,6 +98,20 @@ def _device(serial: str) -> AdbDevice:
 def _files(device: AdbDevice) -> list[str]:
     out = device.shell(["find", *STATE_ROOTS, "-type", "f"], timeout=60)
     return sorted(line.strip() for line in str(out).splitlines() if line.startswith("/"))
+
+
+def _contents(device: AdbDevice, paths: list[str], batch: int = 16) -> dict[str, bytes]:
+    """The files' bytes, read with `base64` a batch of files per shell command (a pull per file costs
+    adbutils a connection and a pause each)."""
+    out: dict[str, bytes] = {}
+    for start in range(0, len(paths), batch):
+        group = paths[start:start + batch]
+        line = "; ".join(f"echo {MARK}{shlex.quote(p)}; base64 -w 0 {shlex.quote(p)}; echo" for p in group)
+        text = str(device.shell(line, timeout=120))
+        for block in text.split(MARK)[1:]:
+            path, _, body = block.partition("\n")
+            out[path.strip()] = base64.b64decode("".join(body.split()))
+    return out
 
 
 class StateRecorderProbe(OracleAgent):
@@ -112,10 +132,10 @@ class StateRecorderProbe(OracleAgent):
         shutil.rmtree(target, ignore_errors=True)
         device = _device(self.context.serial)
         files = _files(device)
-        for path in files:
+        for path, data in _contents(device, files).items():
             local = target / "files" / path.lstrip("/")
             local.parent.mkdir(parents=True, exist_ok=True)
-            device.sync.pull(path, local)
+            local.write_bytes(data)
         (target / "end.json").write_text(json.dumps(
             {"files": files, "status": finish.status, "answer": finish.answer}, ensure_ascii=False), "utf-8")
 
@@ -133,12 +153,15 @@ class ShellTamperProbe(BaseAgent):
         end: dict[str, Any] = json.loads((recorded / "end.json").read_text("utf-8"))
         device = _device(self.context.serial)
         keep = set(end["files"])
-        for path in _files(device):
+        present = _files(device)
+        for path in present:
             if path not in keep:
                 device.shell(["rm", "-f", path])
-        for path in end["files"]:
+        now = _contents(device, [p for p in end["files"] if p in present])
+        changed = [p for p in end["files"] if now.get(p) != (recorded / "files" / p.lstrip("/")).read_bytes()]
+        for path in changed:  # only what differs: what the oracle's run changed
             device.sync.push(recorded / "files" / path.lstrip("/"), path)
         for package in self.context.task.packages:
             device.shell(["am", "force-stop", package])
         return AgentStep(Finish(status=end["status"], answer=end["answer"]),
-                         output=f"probe: pushed {len(keep)} files of the oracle's end state")
+                         output=f"probe: pushed {len(changed)} files of the oracle's end state")

@@ -3,8 +3,10 @@
 A probe either must pass (the oracle; the infeasible probe on an infeasible task) or must fail (every
 other probe). A probe that must fail and was scored a success is a **false pass**: the task's checks let
 through something they must not. An oracle that fails is a broken task (its checks or its script). The
-shell-tamper probe must also be marked `tampered` by the shell audit; its `state_passed` says whether it
-reached the state the checks want, which is what the audit is there for.
+shell-tamper probe must also be marked `tampered` by the shell audit whenever it changed something (on a
+task whose oracle leaves the state as it was - an infeasible or a question task - it has nothing to
+change); its `state_passed` says whether it reached the state the checks want, which is what the audit
+is there for.
 """
 
 from __future__ import annotations
@@ -91,6 +93,12 @@ class VerifyReport(_Model):
         return sum(c.problems for c in self.counts().values())
 
 
+def _pushed(log: EpisodeLog) -> bool:
+    """Whether the tamper probe changed anything (it says how many files it pushed at its last step)."""
+    said = log.steps[-1].agent_output if log.steps else None
+    return said is None or "pushed 0 files" not in said
+
+
 def judge(log: EpisodeLog, probe: Probe, must_pass: bool, run_dir: str, variant: str = "") -> ProbeOutcome:
     """The outcome of one probe episode against what it must be."""
     decision = decide_success(log)
@@ -107,7 +115,10 @@ def judge(log: EpisodeLog, probe: Probe, must_pass: bool, run_dir: str, variant:
     elif must_pass and tampered:
         problem = "must pass without tampering, but the shell audit marked it tampered"
     if probe == "shell_tamper" and not tampered:
-        problem = problem or "the shell audit did not mark the tamper probe tampered"
+        if _pushed(log):
+            problem = problem or "the probe pushed files, but the shell audit did not mark it tampered"
+        else:
+            variant = "nothing to change"  # the oracle's run left the state as it found it
     return ProbeOutcome(probe=probe, variant=variant, episode_id=log.episode_id, run_dir=run_dir,
                         must_pass=must_pass, success=decision.success, state_passed=state,
                         tampered=tampered, reason=decision.reason, problem=problem)
