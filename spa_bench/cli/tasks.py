@@ -250,4 +250,5 @@ def verify(
     if result.false_passes or result.problems:
         console_err.print(f"[bold red]{result.false_passes} false pass(es), {result.problems} problem(s)[/]")
         raise typer.Exit(1)
-    console.print(f"[green]✓[/] {len(result.tasks)} tasks: no false pass, every oracle passed")
+    ran = ", ".join(p for p, c in result.counts().items() if c.episodes)
+    console.print(f"[green]✓[/] {len(result.tasks)} tasks ({ran}): no false pass, no problem")
