@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import signal
 from pathlib import Path
-from types import FrameType
 
 import typer
 
@@ -36,48 +34,12 @@ def start(
     from dataclasses import replace
 
     from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.server import VirtualPhone, check_locale, parse_size
+    from spa_bench.phone.foreground import run_phone
+    from spa_bench.phone.server import check_locale, parse_size
     from spa_bench.phone.system.clock import parse_clock
 
     width, height = parse_size(size)
     config = replace(PhoneConfig(), port=port, locale=check_locale(locale), width=width, height=height,
                      data_dir=data_dir, frozen_clock=parse_clock(clock) if clock else None)
-    phone = VirtualPhone(config)
-    phone.start()
-    config = phone.config  # with --port 0, the pair it bound
-    if ready_file is not None:
-        from spa_bench.phone.process import write_ready_file
-
-        write_ready_file(ready_file, config.port)
-
-    # Ctrl-C and SIGTERM only note the request; the loop below stops the phone. A KeyboardInterrupt, or
-    # phone.stop() run inside a handler, can land while the main thread holds the lock inside
-    # phone.wait() (an Event's), and stop() then waits forever for that lock: the likely cause of one
-    # hang after Ctrl-C seen under load (test_cli_start_prints_connect_line_and_stops_on_sigint).
-    requested: list[int] = []
-
-    def _on_signal(signum: int, _frame: FrameType | None) -> None:
-        requested.append(signum)
-
-    previous = {sig: signal.signal(sig, _on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
-    if exit_with_parent:
-        from spa_bench.phone.process import stop_when_stdin_closes
-
-        stop_when_stdin_closes(phone.stop)
-    try:
-        console.print(f"Virtual phone running: ADB on 127.0.0.1:{config.port}, console on 127.0.0.1:"
-                      f"{config.console_port}, {width}x{height}, locale {config.locale}, data in {data_dir}",
-                      highlight=False)
-        console.print(f"Connect with:  adb connect 127.0.0.1:{config.port}", highlight=False)
-        if 5555 <= config.port <= 5585 and config.port % 2 == 1:
-            console.print(f"(an adb server started after it also lists it as {phone.emulator_serial})",
-                          highlight=False)
-        console.print("Press Ctrl-C to stop.", highlight=False)
-        while not requested and not phone.wait(0.5):
-            pass
-        console.print("stopping the phone..." if signal.SIGINT in requested else "phone stopped",
-                      highlight=False)
-    finally:
-        phone.stop()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    run_phone(config, ready_file=ready_file, parent_fd=0 if exit_with_parent else None,
+              say=lambda line: console.print(line, highlight=False))

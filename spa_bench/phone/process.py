@@ -22,9 +22,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -32,6 +30,7 @@ from types import TracebackType
 from spa_bench.errors import PhoneError
 from spa_bench.phone.server import check_locale, parse_size
 from spa_bench.phone.system.clock import parse_clock
+from spa_bench.phone.zygote import MALLOC_ENV, ForkedPhone, shared_zygote, zygote_supported
 
 READY_TIMEOUT_S = 60.0
 
@@ -40,8 +39,12 @@ READY_TIMEOUT_S = 60.0
 class PhoneProcess:
     port: int
     data_dir: Path
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | ForkedPhone  # a new interpreter, or a fork of the zygote
     log_path: Path
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
 
     @property
     def serial(self) -> str:
@@ -73,7 +76,9 @@ class PhoneProcess:
         self._close_pipe()
 
     def _close_pipe(self) -> None:
-        if self.process.stdin is not None:
+        if isinstance(self.process, ForkedPhone):
+            self.process.close()
+        elif self.process.stdin is not None:
             with contextlib.suppress(OSError):
                 self.process.stdin.close()
 
@@ -92,6 +97,7 @@ def _spawn(data_dir: Path, locale: str, size: str, clock: str | None = None) -> 
     """`spa-bench phone start --port 0`: the phone picks and binds a free pair itself and names it in
     data_dir/ready.json. The parent never picks a port another process could take before the child binds
     it (and then mistake that process's listener for its phone)."""
+    data_dir = data_dir.resolve()
     data_dir.mkdir(parents=True, exist_ok=True)
     (data_dir / READY_FILE).unlink(missing_ok=True)
     with open(data_dir / "phone.log", "wb") as log:
@@ -100,7 +106,8 @@ def _spawn(data_dir: Path, locale: str, size: str, clock: str | None = None) -> 
              "--size", size, "--data-dir", str(data_dir), *(["--clock", clock] if clock else []),
              "--ready-file", str(data_dir / READY_FILE), "--exit-with-parent"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.PIPE,  # never written: see the docstring
-            env=dict(os.environ, COLUMNS="200"), start_new_session=True)
+            cwd=data_dir,  # as a zygote's phones: /proc/PID/cwd tells which phone a process is
+            env=dict(os.environ, COLUMNS="200", **MALLOC_ENV), start_new_session=True)
 
 
 def write_ready_file(path: Path, port: int) -> None:
@@ -119,24 +126,7 @@ def read_ready_file(path: Path) -> int | None:
         return None
 
 
-def stop_when_stdin_closes(stop: Callable[[], None]) -> threading.Thread:
-    """Call `stop` (from a daemon thread) once stdin reaches end of file or fails: the parent that
-    holds the pipe's other end has exited. Whatever is written is ignored."""
-
-    def watch() -> None:
-        try:
-            while os.read(0, 4096):
-                pass
-        except OSError:
-            pass
-        stop()
-
-    thread = threading.Thread(target=watch, name="exit-with-parent", daemon=True)
-    thread.start()
-    return thread
-
-
-def _wait_ready(process: subprocess.Popen[bytes], data_dir: Path) -> PhoneProcess:
+def _wait_ready(process: subprocess.Popen[bytes] | ForkedPhone, data_dir: Path) -> PhoneProcess:
     """The phone once it has reported its ports (it binds them before it reports)."""
     log_path = data_dir / "phone.log"
     deadline = time.monotonic() + READY_TIMEOUT_S
@@ -179,9 +169,16 @@ class ProcessPhonePool:
         self.stop()
 
 
+def use_zygote() -> bool:
+    """Fork phones from this process's zygote (spa_bench.phone.zygote) where the platform allows it,
+    unless SPA_BENCH_PHONE_ZYGOTE=0 asks for a new interpreter per phone."""
+    return zygote_supported() and os.environ.get("SPA_BENCH_PHONE_ZYGOTE", "1") != "0"
+
+
 def start_phone_processes(n: int, size: str = "1080x2400", locale: str = "en",
                           data_root: Path | None = None, clock: str | None = None) -> ProcessPhonePool:
-    """Start n phones, each in its own process, on free port pairs; return when all accept ADB.
+    """Start n phones, each in its own process (forked from the zygote, or a new interpreter: see
+    `use_zygote`), on free port pairs; return when all accept ADB.
     `clock`: freeze the phones' clocks at this ISO 8601 time (spa_bench.phone.system.clock)."""
     if n < 1:
         raise PhoneError(f"invalid number of phones {n}: must be at least 1")
@@ -192,12 +189,18 @@ def start_phone_processes(n: int, size: str = "1080x2400", locale: str = "en",
     owned = Path(tempfile.mkdtemp(prefix="spa-phones-")) if data_root is None else None
     root = data_root if data_root is not None else owned
     assert root is not None
-    started: list[tuple[subprocess.Popen[bytes], Path]] = []
+    started: list[tuple[subprocess.Popen[bytes] | ForkedPhone, Path]] = []
     phones: list[PhoneProcess] = []
     try:
+        zygote = shared_zygote() if use_zygote() else None
         for i in range(n):  # all start at once, then each is waited for
             data_dir = root / f"phone-{i}"
-            started.append((_spawn(data_dir, locale, size, clock), data_dir))
+            if zygote is None:
+                started.append((_spawn(data_dir, locale, size, clock), data_dir))
+                continue
+            data_dir.mkdir(parents=True, exist_ok=True)
+            (data_dir / READY_FILE).unlink(missing_ok=True)
+            started.append((zygote.spawn(data_dir, locale, size, clock), data_dir))
         for process, data_dir in started:
             phones.append(_wait_ready(process, data_dir))
     except BaseException:

@@ -264,23 +264,26 @@ def _parent(pid: int) -> int:
 
 
 def phones_of(node_pid: int) -> dict[int, int]:
-    """The virtual phones the device actors of one worker host started, by adb port: processes `spa_bench
-    phone start` that descend from that host's `spa-bench worker` process and have reported the port they
-    bound (in the ready file in their data dir). Never anyone else's."""
+    """The virtual phones the device actors of one worker host started, by adb port: phone processes (new
+    interpreters `spa_bench phone start`, or forks of the zygote `spa_bench.phone.zygote`) that descend
+    from that host's `spa-bench worker` process and have reported the port they bound in the ready file
+    of their data dir, which is their working directory. Never anyone else's."""
     from spa_bench.phone.process import READY_FILE, read_ready_file
 
     out = subprocess.run(["ps", "-eo", "pid=,args="], capture_output=True, text=True, check=True)
     phones = {}
     for line in out.stdout.splitlines():
         pid_text, _, args = line.strip().partition(" ")
-        if "spa_bench phone start" not in args:
+        if "spa_bench phone start" not in args and "spa_bench.phone.zygote" not in args:
             continue
         ancestor = int(pid_text)
         while ancestor > 1 and ancestor != node_pid:
             ancestor = _parent(ancestor)
         if ancestor == node_pid:
-            words = args.split()
-            port = read_ready_file(Path(words[words.index("--data-dir") + 1]) / READY_FILE)
+            try:
+                port = read_ready_file(Path(os.readlink(f"/proc/{pid_text}/cwd")) / READY_FILE)
+            except OSError:  # gone, or the zygote itself (no ready file where it runs)
+                continue
             if port is not None:
                 phones[port] = int(pid_text)
     return phones

@@ -17,7 +17,7 @@ from spa_bench.phone.apps.base import App, AppContext
 from spa_bench.phone.apps.email import glyphs as _glyphs  # noqa: F401  (album, camera, restore)
 from spa_bench.phone.apps.files import glyphs as _file_glyphs  # noqa: F401  (image)
 from spa_bench.phone.apps.files.seed import seed_files
-from spa_bench.phone.apps.gallery.images import picture_for
+from spa_bench.phone.apps.gallery.images import seed_picture
 from spa_bench.phone.apps.gallery.screens import AlbumActivity, MainActivity, PhotoActivity
 from spa_bench.phone.apps.gallery.store import IMAGE_SUFFIXES, GalleryStore
 from spa_bench.phone.apps.gallery.strings import STRINGS
@@ -30,7 +30,7 @@ MARKER = "files/.pictures_drawn"
 def shared_storage_seed() -> list[tuple[str, bytes, float]]:
     """(path, bytes, mtime) of every file shared storage holds after the phone's first start: the Files
     app's seed with each image drawn as a real picture. What a real device gets (spa_bench.device.seeding)."""
-    drawn = [(path, picture_for(os.path.basename(path)), when) for path, _, when in seed_files()
+    drawn = [(path, seed_picture(os.path.basename(path)), when) for path, _, when in seed_files()
              if path.lower().endswith(IMAGE_SUFFIXES)]
     return [*(f for f in seed_files() if not f[0].lower().endswith(IMAGE_SUFFIXES)), *drawn]
 
@@ -42,7 +42,7 @@ def draw_seed_pictures(fs: VirtualFS) -> None:
             continue
         host = fs.host_path(path)
         host.parent.mkdir(parents=True, exist_ok=True)
-        host.write_bytes(picture_for(os.path.basename(path)))
+        host.write_bytes(seed_picture(os.path.basename(path)))
         os.utime(host, (when, when))
 
 
