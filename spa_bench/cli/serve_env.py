@@ -1,4 +1,4 @@
-"""`spa-bench serve-env`: virtual phones as environments over HTTP (spa_bench.env.server)."""
+"""`spa-bench serve-env`: virtual phones as environments over HTTP and WebSocket (spa_bench.env.server)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,17 @@ def serve_env(
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port on 127.0.0.1 (0: a free one)."),
     max_sessions: int = typer.Option(64, "--max-sessions", min=1, help="Sessions (phones) open at once."),
     idle_timeout: float = typer.Option(300.0, "--idle-timeout", min=1.0, help="Seconds after which an idle "
-                                                                             "session is closed."),
+                                                                             "HTTP session is closed "
+                                                                             "(a WebSocket session lasts "
+                                                                             "as long as its connection)."),
     size: str = typer.Option("1080x2400", "--size", help="The phones' screen size."),
     max_steps: int | None = typer.Option(None, "--max-steps", min=1, help="Step limit (default: the "
                                                                           "task's)."),
     clock: str = typer.Option("start", "--phone-clock", help="Freeze the phones' clocks at this ISO time "
                                                              "(default: the minute the server starts)."),
 ) -> None:
-    """Serve reset / step / state over HTTP, one virtual phone per session (see the README)."""
+    """Serve reset / step / state over HTTP and WebSocket (/ws), one virtual phone per session (see the
+    README)."""
     from datetime import UTC, datetime
 
     try:
@@ -45,8 +48,12 @@ def serve_env(
 
     sessions = Sessions(factory, max_sessions=max_sessions, idle_timeout_s=idle_timeout)
     server = make_server(EnvService(sessions), port)
-    console.print(f"serving environments on http://127.0.0.1:{server.server_address[1]} (up to "
-                  f"{max_sessions} sessions, idle ones closed after {idle_timeout:g} s)", highlight=False)
+    bound = server.server_address[1]
+    # one line whatever the terminal's width, so that a script that starts the server with --port 0 can
+    # read the port from it (benchmarks/serve_env_soak.py does)
+    console.print(f"serving environments on http://127.0.0.1:{bound} and ws://127.0.0.1:{bound}/ws (up to "
+                  f"{max_sessions} sessions; idle HTTP ones closed after {idle_timeout:g} s, WebSocket ones "
+                  f"when their connection ends)", highlight=False, soft_wrap=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -9,19 +9,25 @@ and one virtual phone per session (a SpaBenchEnv, the Gymnasium env's core):
                   -> {"session_id", "observation", "reward", "done", "terminated", "truncated", "info"}
     GET  /state?session_id=ID -> {"session_id", "task", "step_count", "step_limit", "done", "idle_s"}
     POST /close   {"session_id": ID}          GET /health -> {"status": "ok", "sessions": N}
+    GET  /ws      a WebSocket whose connection is the session (spa_bench/env/ws.py)
 
 A reset without a session id opens a session (its phone starts then); with one, it starts a new episode on
 that session's phone. An observation is the screenshot (PNG, base64), the actionable UI elements (their
-`index` is what `element` in an action refers to), the foreground package and the instruction. Sessions
-idle longer than `idle_timeout_s` are closed and their phones stopped by a reaper thread; at most
-`max_sessions` are open at once (503 past that). Errors are JSON `{"error": ...}` with 400 (a bad request:
-the field is named), 404 (an unknown session) or 409 (step before reset). The server binds loopback.
+`index` is what `element` in an action refers to), the foreground package and the instruction. HTTP
+sessions idle longer than `idle_timeout_s` are closed and their phones stopped by a reaper thread: HTTP
+cannot tell a slow client from a dead one. A WebSocket session is never reaped for idleness: it lives as
+long as its connection, and ends (its phone stopped) as soon as the connection does. At most
+`max_sessions` are open at once, of both kinds (503 past that). Errors are JSON `{"error": ...}` with 400
+(a bad request: the field is named), 404 (an unknown session), 409 (step before reset) or 410 (the
+session's phone process died: the session is closed, a reset without session id opens a new one). The
+server binds loopback.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import socket
 import threading
 import time
 import uuid
@@ -29,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -38,6 +44,7 @@ from spa_bench.errors import ConfigError
 
 if TYPE_CHECKING:
     from spa_bench.env.core import SpaBenchEnv
+    from spa_bench.env.ws import WebSocketHub
 
 MAX_BODY = 1 << 20
 
@@ -46,11 +53,16 @@ class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ResetRequest(_Request):
-    session_id: str | None = None
+class ResetParams(_Request):
+    """What a reset may choose (a WebSocket reset's `data`)."""
+
     task: str | None = Field(None, description="a task id; default: drawn from the server's tasks")
     repeat: int = Field(0, ge=0, description="which instance of a parameterised task")
     seed: int | None = None
+
+
+class ResetRequest(ResetParams):
+    session_id: str | None = None
 
 
 class StepRequest(_Request):
@@ -68,9 +80,14 @@ class HttpError(Exception):
         self.status = status
 
 
+SessionKind = Literal["http", "ws"]
+T = TypeVar("T")
+
+
 @dataclass
 class Session:
     env: SpaBenchEnv
+    kind: SessionKind = "http"  # a "ws" session lives as long as its connection: never reaped for idleness
     lock: threading.Lock = field(default_factory=threading.Lock)
     last_used: float = field(default_factory=time.monotonic)
     steps: int = 0
@@ -81,7 +98,7 @@ EnvFactory = Callable[[], "SpaBenchEnv"]
 
 
 class Sessions:
-    """The open sessions, each with its env; idle ones are reaped."""
+    """The open sessions, each with its env; idle HTTP ones are reaped."""
 
     def __init__(self, factory: EnvFactory, max_sessions: int = 64, idle_timeout_s: float = 300.0) -> None:
         self.factory, self.max_sessions, self.idle_timeout_s = factory, max_sessions, idle_timeout_s
@@ -96,7 +113,7 @@ class Sessions:
         with self._lock:
             return len(self._sessions)
 
-    def open(self) -> tuple[str, Session]:
+    def open(self, kind: SessionKind = "http") -> tuple[str, Session]:
         """A new session with its own phone (started here, outside the lock: it takes a while)."""
         with self._lock:
             if len(self._sessions) + self._opening >= self.max_sessions:
@@ -108,7 +125,7 @@ class Sessions:
         finally:
             with self._lock:
                 self._opening -= 1
-        session_id, session = uuid.uuid4().hex, Session(env)
+        session_id, session = uuid.uuid4().hex, Session(env, kind)
         with self._lock:
             self._sessions[session_id] = session
         return session_id, session
@@ -138,11 +155,11 @@ class Sessions:
             self.close(session_id)
 
     def reap(self) -> list[str]:
-        """Close the sessions idle for longer than the timeout; their ids."""
+        """Close the HTTP sessions idle for longer than the timeout; their ids."""
         now = time.monotonic()
         with self._lock:
-            idle = [sid for sid, s in self._sessions.items()
-                    if not s.lock.locked() and now - s.last_used > self.idle_timeout_s]
+            idle = [sid for sid, s in self._sessions.items() if s.kind == "http"
+                    and not s.lock.locked() and now - s.last_used > self.idle_timeout_s]
         return [sid for sid in idle if self.close(sid)]
 
     def _reap_loop(self) -> None:
@@ -161,18 +178,35 @@ def observation_json(env: SpaBenchEnv) -> dict[str, Any]:
             "activity": obs.activity or "", "instruction": opened_app_prefix(env.task) + env.task.instruction}
 
 
+def phone_died(env: SpaBenchEnv) -> bool:
+    """Whether the phone process the env started has exited (a device given by serial is never known
+    dead here: it is not ours to watch)."""
+    from spa_bench.phone.process import ProcessPhonePool
+
+    phones = env.pool.phones
+    return isinstance(phones, ProcessPhonePool) and any(not phone.alive for phone in phones.phones)
+
+
 class EnvService:
-    """What the HTTP handler calls; usable without HTTP (the tests call it too)."""
+    """What the HTTP and WebSocket handlers call; usable without either (the tests call it too)."""
 
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
 
-    def reset(self, request: ResetRequest) -> dict[str, Any]:
+    def reset(self, request: ResetRequest, kind: SessionKind = "http") -> dict[str, Any]:
+        """A new episode; without a session id, on a new session of `kind` (closed again if this first
+        reset fails: its id is never handed out, so nothing else could close it)."""
         if request.session_id is None:
-            session_id, session = self.sessions.open()
-        else:
-            session_id, session = request.session_id, self.sessions.get(request.session_id)
-        with session.lock:
+            session_id, session = self.sessions.open(kind)
+            try:
+                return self._reset(session_id, session, request)
+            except BaseException:
+                self.sessions.close(session_id)
+                raise
+        return self._reset(request.session_id, self.sessions.get(request.session_id), request)
+
+    def _reset(self, session_id: str, session: Session, request: ResetParams) -> dict[str, Any]:
+        def work() -> dict[str, Any]:
             options: dict[str, Any] = {"repeat": request.repeat}
             if request.task is not None:
                 options["task"] = request.task
@@ -184,11 +218,14 @@ class EnvService:
             return {"session_id": session_id, "observation": observation_json(session.env), "reward": 0.0,
                     "done": False, "info": _plain(info)}
 
+        return self._locked(session_id, session, work)
+
     def step(self, request: StepRequest) -> dict[str, Any]:
         session = self.sessions.get(request.session_id)
-        with session.lock:
+
+        def work() -> dict[str, Any]:
             if session.done:
-                raise HttpError(HTTPStatus.CONFLICT, "the episode is over or has not started: POST /reset")
+                raise HttpError(HTTPStatus.CONFLICT, "the episode is over or has not started: reset first")
             _obs, reward, terminated, truncated, info = session.env.step(request.action)
             session.steps += 1
             session.done = terminated or truncated
@@ -196,6 +233,24 @@ class EnvService:
             return {"session_id": request.session_id, "observation": observation_json(session.env),
                     "reward": reward, "done": session.done, "terminated": terminated, "truncated": truncated,
                     "info": _plain(info)}
+
+        return self._locked(request.session_id, session, work)
+
+    def _locked(self, session_id: str, session: Session, work: Callable[[], T]) -> T:
+        """`work` under the session's lock; a failure because the session's phone died closes the
+        session (outside the lock: closing takes it), so that its slot and memory come back at once."""
+        try:
+            with session.lock:
+                return work()
+        except HttpError:
+            raise
+        except Exception as exc:
+            if not phone_died(session.env):
+                raise  # the env's own failure: the session may still be usable
+            self.sessions.close(session_id)
+            raise HttpError(HTTPStatus.GONE, f"the session's phone died ({type(exc).__name__}: {exc}); the "
+                                             "session is closed: reset without session_id to open a new "
+                                             "one") from None
 
     def state(self, session_id: str) -> dict[str, Any]:
         session = self.sessions.get(session_id)
@@ -272,8 +327,33 @@ def _missing(name: str) -> dict[str, Any]:
     raise HttpError(HTTPStatus.BAD_REQUEST, f"{name}: missing (?{name}=...)")
 
 
-def make_server(service: EnvService, port: int = 0) -> ThreadingHTTPServer:
-    """An HTTP server on 127.0.0.1:`port` (0: a free one; `server.server_address[1]` says which)."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(service))
-    server.daemon_threads = True
-    return server
+class EnvServer(ThreadingHTTPServer):
+    """The HTTP API, and WebSocket sessions at GET /ws on the same port: a connection whose request line
+    is `GET /ws` is handed to spa_bench.env.ws before the HTTP handler reads it."""
+
+    daemon_threads = True
+
+    def __init__(self, service: EnvService, port: int = 0) -> None:
+        from spa_bench.env.ws import WebSocketHub
+
+        self.service = service
+        self.websockets: WebSocketHub = WebSocketHub(service)
+        super().__init__(("127.0.0.1", port), make_handler(service))
+
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        from spa_bench.env.ws import is_websocket_request
+
+        if isinstance(request, socket.socket) and is_websocket_request(request):
+            self.websockets.serve(request)
+        else:
+            super().finish_request(request, client_address)
+
+    def server_close(self) -> None:
+        """Stop listening and close the WebSocket connections (their sessions close as they end)."""
+        super().server_close()
+        self.websockets.close_all()
+
+
+def make_server(service: EnvService, port: int = 0) -> EnvServer:
+    """A server on 127.0.0.1:`port` (0: a free one; `server.server_address[1]` says which)."""
+    return EnvServer(service, port)
