@@ -1,13 +1,16 @@
 """Virtual phones in their own processes.
 
 A phone renders screens and encodes PNGs in Python; run inside the harness process, N phones and the
-harness share one GIL and so one core. `start_phone_processes` runs each phone as
-`python -m spa_bench phone start ...` instead, so a run uses every core. The process handle offers what
-the runner needs: serial, console port, stop, kill.
+harness share one GIL and so one core. `start_phone_processes` runs each phone in a process of its own
+instead, so a run uses every core: on Linux a fork of this process's warm zygote (spa_bench.phone.zygote:
+0.1 s and a shared copy of the code, fonts and pictures), elsewhere or with SPA_BENCH_PHONE_ZYGOTE=0
+`python -m spa_bench phone start ...`. The process handle offers what the runner needs: serial, console
+port, pid, stop, kill.
 
-A phone process dies with the process that started it, however that one ends (SIGKILL included): its
-stdin is a pipe whose only writer is the parent, and the phone (`--exit-with-parent`) stops when the pipe
-reaches end of file - which the kernel makes happen when the parent's descriptors close. (Linux's
+A phone process dies with the process that started it, however that one ends (SIGKILL included): it
+watches a pipe whose only writer is the harness (a new interpreter's stdin, `--exit-with-parent`; a
+zygote's "alive" pipe) and stops when the pipe reaches end of file - which the kernel makes happen when
+the harness's descriptors close. (Linux's
 PR_SET_PDEATHSIG would not do: it fires when the *thread* that forked the child ends, and phones are
 started from worker threads too; and the pipe works on every platform.)
 """
