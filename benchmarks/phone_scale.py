@@ -229,13 +229,13 @@ def mode_figures(mode: str, starts_k: int, tmp: Path) -> dict[str, object]:
 def _row(label: str, values: list[float], unit: str) -> None:
     ratio = f"   {values[1] / values[0]:6.2f}x" if len(values) == 2 and values[0] else ""
     digits = 3 if unit == "s" else 1
-    print(f"{label:44}" + "".join(f"{v:>10.{digits}f} {unit:3}" for v in values) + ratio)
+    print(f"{label:50}" + "".join(f"{v:>10.{digits}f} {unit:3}" for v in values) + ratio)
 
 
 def print_start_and_memory(figures: dict[str, Any], modes: list[str], k: int, cores: int) -> None:
     print(f"phones at {SIZE} on {cores} cores; zygote: forked from a warm zygote; spawn: a new interpreter "
           "per phone\n")
-    print(f"{'':44}" + "".join(f"{m:>14}" for m in modes) + ("   spawn/zygote" if len(modes) == 2 else ""))
+    print(f"{'':50}" + "".join(f"{m:>14}" for m in modes) + ("   spawn/zygote" if len(modes) == 2 else ""))
     _row("first phone start (the zygote's included)", [figures[m]["first"] for m in modes], "s")
     _row(f"cold start of phones 2-{k}, p50", [figures[m]["later_p50"] for m in modes], "s")
     _row(f"cold start of phones 2-{k}, max", [figures[m]["later_max"] for m in modes], "s")

@@ -33,7 +33,7 @@ from types import TracebackType
 from spa_bench.errors import PhoneError
 from spa_bench.phone.server import check_locale, parse_size
 from spa_bench.phone.system.clock import parse_clock
-from spa_bench.phone.zygote import MALLOC_ENV, ForkedPhone, shared_zygote, zygote_supported
+from spa_bench.phone.zygote import ForkedPhone, shared_zygote, zygote_supported
 
 READY_TIMEOUT_S = 60.0
 
@@ -110,7 +110,7 @@ def _spawn(data_dir: Path, locale: str, size: str, clock: str | None = None) -> 
              "--ready-file", str(data_dir / READY_FILE), "--exit-with-parent"],
             stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.PIPE,  # never written: see the docstring
             cwd=data_dir,  # as a zygote's phones: /proc/PID/cwd tells which phone a process is
-            env=dict(os.environ, COLUMNS="200", **MALLOC_ENV), start_new_session=True)
+            env=dict(os.environ, COLUMNS="200"), start_new_session=True)
 
 
 def write_ready_file(path: Path, port: int) -> None:

@@ -98,7 +98,7 @@ class Zygote:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "spa_bench.phone.zygote", str(alive_r)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, pass_fds=(alive_r,),
-                start_new_session=True, env=dict(os.environ, **MALLOC_ENV))
+                start_new_session=True)
         finally:
             os.close(alive_r)
         assert self.process.stdin is not None and self.process.stdout is not None
@@ -160,12 +160,6 @@ class Zygote:
             os.unlink(self._log.name)
         self._log.close()
 
-
-# glibc's allocator, tuned for a process that allocates and frees screen-sized buffers: two arenas, not one
-# per thread (each adb connection has threads), and buffers over 128 KiB mapped and given back on free
-# rather than kept in the heap (the default threshold rises after the first such free). Measured in
-# benchmarks/phone_scale.py: a phone's RSS after 50 steps, 99 MiB without, 81 MiB with.
-MALLOC_ENV = {"MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "131072"}
 
 _shared: Zygote | None = None
 _shared_lock = threading.Lock()

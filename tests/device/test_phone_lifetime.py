@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -24,20 +25,39 @@ def _state(pid: int) -> str | None:
     return stat.rsplit(")", 1)[1].split()[0]
 
 
-def _phones_of(parent: int) -> list[int]:
-    """Processes whose parent is `parent` and which run `spa_bench phone start`."""
+def _parent(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return 0
+
+
+def _phones_of(ancestor: int) -> list[int]:
+    """The phone processes descending from `ancestor`: a phone runs in its data dir and names its own pid
+    in the ready file there (whether it was forked from the zygote or started as a new interpreter)."""
+    from spa_bench.phone.process import READY_FILE
+
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
-        try:
-            stat = (entry / "stat").read_text()
-            argv = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
+        pid = up = int(entry.name)
+        while up > 1 and up != ancestor:
+            up = _parent(up)
+        if up != ancestor or pid == ancestor:
             continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"phone" in argv and b"start" in argv:
-            found.append(int(entry.name))
+        try:
+            ready = json.loads((Path(os.readlink(entry / "cwd")) / READY_FILE).read_text())
+        except (OSError, ValueError):
+            continue
+        if ready.get("pid") == pid:
+            found.append(pid)
     return found
+
+
+def _children(parent: int) -> list[int]:
+    pids = [int(e.name) for e in Path("/proc").iterdir() if e.name.isdigit()]
+    return [pid for pid in pids if _parent(pid) == parent]
 
 
 def _alive(pid: int) -> bool:
@@ -60,12 +80,14 @@ def test_sigkill_of_spa_bench_run_leaves_no_phone(tmp_path: Path) -> None:
             time.sleep(0.2)
         assert run.poll() is None, "the run ended before it could be killed mid-run"
         assert len(phones) == 2, f"phone processes of the run not found: {phones}"
+        zygotes = [p for p in _children(run.pid) if p not in phones]  # the zygote the phones were forked from
         run.send_signal(signal.SIGKILL)
         run.wait(timeout=10)
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and any(_alive(p) for p in phones):
+        while time.monotonic() < deadline and any(_alive(p) for p in phones + zygotes):
             time.sleep(0.2)
         assert not [p for p in phones if _alive(p)], "phone processes outlived the killed harness"
+        assert not [p for p in zygotes if _alive(p)], "the phone zygote outlived the killed harness"
     finally:
         if run.poll() is None:
             run.kill()

@@ -346,9 +346,6 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
             key = self.frame_key()
             if self._png is None or self._png_key != key:
                 self._png, self._png_key = self._frames.encode(self.rendered()), key
-                # the PNG is what the next screencap -p of this frame gets; the frame's pixels (7.8 MB at
-                # 1080x2400) are drawn again only for a raw or uiautomator2 screenshot of it
-                self._image = None
             return self._png
 
     def dump_hierarchy(self, compressed: bool = False, mode: DumpMode = "active") -> str:
