@@ -134,14 +134,20 @@ class ScreenMixin:
         return self._frame
 
     def rendered(self) -> Image.Image:
-        """The current frame as an image, shared (copy before changing it)."""
+        """The current frame as an image, shared and drawn over by the next frame (copy it to keep it or
+        change it)."""
         with self.lock:
             return self._rendered()
 
     def _rendered(self) -> Image.Image:
         frame = self.frame()
         if self._image is None or self._image_key != self._frame_key:
-            image = Image.new("RGB", (self.metrics.width, self.metrics.height), self.kit.palette.background)
+            size = (self.metrics.width, self.metrics.height)
+            image = self._image
+            if image is None or image.size != size:
+                image = Image.new("RGB", size, self.kit.palette.background)
+            else:  # drawn over: a new frame-sized buffer per frame would grow the heap (glibc keeps them)
+                image.paste(self.kit.palette.background, (0, 0, *size))
             canvas = Canvas(image)
             for w in frame.windows:
                 w.root.render(canvas, frame.screen)
