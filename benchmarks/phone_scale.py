@@ -15,7 +15,8 @@ started as new interpreters (SPA_BENCH_PHONE_ZYGOTE=0), with ratios:
    1 phone (phone: drawing + PNG encode + serving ADB; adb server; driver), read from /proc. The phone's
    own share of it is printed too.
 
-    python benchmarks/phone_scale.py [--phones 1 4 8 16 32] [--seconds 20] [--starts 8] [--skip-spawn]
+    python benchmarks/phone_scale.py [--phones 1 4 8 16 32] [--seconds 20] [--rounds 3] [--starts 8]
+                                     [--skip-spawn] [--skip-scaling | --scaling-only]
 
 Runs against a private adb server on a free port; needs nothing else. Linux only (it reads /proc).
 """
@@ -246,20 +247,32 @@ def print_start_and_memory(figures: dict[str, Any], modes: list[str], k: int, co
                  "MiB")
 
 
-def print_scaling(phones: list[int], seconds: float, tmp: Path, port: str, cores: int) -> None:
-    print(f"\nscaling (zygote), {seconds:g} s per point, a driver process per core, tap + observe per step:")
-    base: dict[str, float] | None = None
-    for n in phones:
-        result = measured_run(n, seconds, tmp, port)
-        base = base or result
-        limit = cores / base["cpu_per_step"]
-        phone_limit = cores / base["phone_cpu_per_step"]
-        rate = result["rate"]
-        print(f"  {n:2d} phone(s): {rate:6.1f} steps/s | vs {n} x 1 phone {rate / (n * base['rate']):6.1%}"
-              f" | vs {cores}-core limit {limit:5.1f}/s {rate / limit:6.1%}"
-              f" | vs phones-only limit {phone_limit:5.1f}/s {rate / phone_limit:6.1%}"
-              f" | CPU/step {result['cpu_per_step'] * 1000:5.1f} ms"
-              f" (phone {result['phone_cpu_per_step'] * 1000:4.1f})")
+def print_scaling(phones: list[int], seconds: float, rounds: int, tmp: Path, port: str, cores: int) -> None:
+    """Each round measures every N, its efficiencies against that round's own single phone; then the
+    medians over the rounds (a shared 2-core VM gives the same step a different CPU cost from one minute
+    to the next, so one round can mislead)."""
+    print(f"\nscaling (zygote), {seconds:g} s per point, {rounds} round(s), a driver process per core, "
+          "tap + observe per step:")
+    table: dict[int, list[tuple[float, float, float, float]]] = {n: [] for n in phones}
+    for r in range(rounds):
+        base: dict[str, float] | None = None
+        for n in phones:
+            result = measured_run(n, seconds, tmp, port)
+            base = base or result
+            rate = result["rate"]
+            limit, phone_limit = cores / base["cpu_per_step"], cores / base["phone_cpu_per_step"]
+            table[n].append((rate, rate / (n * base["rate"]), rate / limit, rate / phone_limit))
+            print(f"  round {r + 1}, {n:2d} phone(s): {rate:6.1f} steps/s | vs {n} x 1 phone "
+                  f"{rate / (n * base['rate']):6.1%} | vs {cores}-core limit {limit:5.1f}/s "
+                  f"{rate / limit:6.1%}"
+                  f" | vs phones-only limit {phone_limit:5.1f}/s {rate / phone_limit:6.1%}"
+                  f" | CPU/step {result['cpu_per_step'] * 1000:5.1f} ms"
+                  f" (phone {result['phone_cpu_per_step'] * 1000:4.1f})")
+    print("\nmedians over the rounds:")
+    for n, rows in table.items():
+        rate, single, limit, phone_only = (statistics.median(column) for column in zip(*rows, strict=True))
+        print(f"  {n:2d} phone(s): {rate:6.1f} steps/s | vs {n} x 1 phone {single:6.1%} | vs {cores}-core "
+              f"limit {limit:6.1%} | vs phones-only limit {phone_only:6.1%}")
 
 
 def main() -> None:
@@ -268,7 +281,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--starts", type=int, default=8)
     parser.add_argument("--skip-spawn", action="store_true", help="zygote figures only")
+    parser.add_argument("--rounds", type=int, default=3, help="scaling rounds (medians are printed)")
     parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--scaling-only", action="store_true")
     parser.add_argument("--drive", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -291,10 +306,11 @@ def main() -> None:
     cores = os.cpu_count() or 1
     try:
         modes = ["zygote"] if args.skip_spawn else ["zygote", "spawn"]
-        figures = {mode: mode_figures(mode, args.starts, tmp) for mode in modes}
-        print_start_and_memory(figures, modes, args.starts, cores)
+        if not args.scaling_only:
+            figures = {mode: mode_figures(mode, args.starts, tmp) for mode in modes}
+            print_start_and_memory(figures, modes, args.starts, cores)
         if not args.skip_scaling:
-            print_scaling(args.phones, args.seconds, tmp, port, cores)
+            print_scaling(args.phones, args.seconds, args.rounds, tmp, port, cores)
     finally:
         subprocess.run([adb_path(), "-P", port, "kill-server"], capture_output=True, timeout=30, check=False)
 

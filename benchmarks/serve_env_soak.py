@@ -171,6 +171,8 @@ class Tally:
     def error(self, what: str) -> None:
         with self.lock:
             self.errors.append(what)
+            if len(self.errors) <= 10:  # as they happen: a long run's first errors are worth seeing at once
+                print(f"error: {what}", file=sys.stderr, flush=True)
 
 
 def client(url: str, task: str, tap: dict[str, Any], opened: threading.Barrier, stop: threading.Event,

@@ -32,13 +32,19 @@ class Adbd:
             if self.system.adb_root == to_root:
                 stream.write(ALREADY_ROOT if to_root else NOT_ROOT)
                 return
-            self.system.adb_root = to_root
         stream.write(b"restarting adbd as root\n" if to_root else b"restarting adbd as non root\n")
-        threading.Thread(target=self._restart, name="adbd-restart", daemon=True).start()
+        threading.Thread(target=self._restart, args=(to_root,), name="adbd-restart", daemon=True).start()
 
-    def _restart(self) -> None:
+    def _restart(self, to_root: bool) -> None:
+        """The new adbd: root and the dropped connections together, under the system's lock, as on a device
+        where only the restarted adbd runs as root. `id` reads the flag under that lock, so a host that
+        reads uid 0 has it from a connection made after the drop (the harness's become_root relies on
+        it: under load the restart can come seconds late, and a command sent on an old connection then
+        fails with "connection reset")."""
         time.sleep(RESTART_DELAY_S)
-        self.on_restart()
+        with self.system.lock:
+            self.system.adb_root = to_root
+            self.on_restart()
 
     def root(self, stream: Stream) -> None:
         self._switch(stream, True)

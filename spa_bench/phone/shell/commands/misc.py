@@ -119,13 +119,15 @@ def sleep(args: list[str], ctx: CommandContext) -> int:
 
 @command("id")
 def id_(args: list[str], ctx: CommandContext) -> int:
+    with ctx.system.lock:  # adbd's restart switches root and drops connections under it (adb/adbd.py)
+        root = ctx.root
     if "-u" in args or "-g" in args:
-        if ctx.root:
+        if root:
             ctx.out("root\n" if "-n" in args else "0\n")
         else:
             ctx.out("shell\n" if "-n" in args else "2000\n")
     else:
-        ctx.out((ROOT_ID_LINE if ctx.root else ID_LINE) + "\n")
+        ctx.out((ROOT_ID_LINE if root else ID_LINE) + "\n")
     return 0
 
 
