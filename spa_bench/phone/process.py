@@ -3,7 +3,7 @@
 A phone renders screens and encodes PNGs in Python; run inside the harness process, N phones and the
 harness share one GIL and so one core. `start_phone_processes` runs each phone in a process of its own
 instead, so a run uses every core: on Linux a fork of this process's warm zygote (spa_bench.phone.zygote:
-0.1 s and a shared copy of the code, fonts and pictures), elsewhere or with SPA_BENCH_PHONE_ZYGOTE=0
+0.17 s and a shared copy of the code, fonts and pictures), elsewhere or with SPA_BENCH_PHONE_ZYGOTE=0
 `python -m spa_bench phone start ...`. The process handle offers what the runner needs: serial, console
 port, pid, stop, kill.
 

@@ -1,4 +1,4 @@
-"""Phones forked from a warm parent: the second and later phones of a process start in a tenth of the time
+"""Phones forked from a warm parent: the second and later phones of a process start in a seventh of the time
 and share most of their memory.
 
 A phone started as a new interpreter pays for its imports (0.3-0.5 s), its fonts, its first frame and its

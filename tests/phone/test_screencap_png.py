@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import random
 import zlib
+from dataclasses import replace
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -58,3 +60,35 @@ def test_adler32_combine_matches_zlib() -> None:
     for sizes in ((0, 10), (1, 0), (65521, 3), (70_000, 200_000), (5, 65521 * 2 + 7)):
         a, b = rng.randbytes(sizes[0]), rng.randbytes(sizes[1])
         assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+
+
+def test_a_frame_drawn_over_the_last_one_equals_one_drawn_afresh(tmp_path: Path) -> None:
+    """The phone draws each frame over the last frame's image: nothing of an app may show through the
+    screens drawn over it (the home screen's wallpaper, the recents list), pixel for pixel against a phone
+    that draws them first."""
+    from datetime import UTC, datetime
+
+    from spa_bench.phone.api import PhoneConfig
+    from spa_bench.phone.keycodes import KEYCODES
+    from spa_bench.phone.system import PhoneOS
+    from spa_bench.phone.vfs import VirtualFS
+
+    def booted(name: str) -> PhoneOS:
+        fs = VirtualFS(tmp_path / name / "fs")
+        fs.ensure_layout()
+        frozen = datetime(2026, 6, 15, 10, 30, tzinfo=UTC)
+        return PhoneOS(replace(PhoneConfig(), data_dir=tmp_path / name, frozen_clock=frozen), fs)
+
+    over, fresh = booted("over"), booted("fresh")
+    try:
+        for phone in (over, fresh):
+            phone.start_activity("com.android.calculator2")
+        over.screenshot_png()  # the calculator, drawn first on one phone only
+        for key in ("HOME", "APP_SWITCH"):
+            for phone in (over, fresh):
+                phone.press_key(KEYCODES[key])
+            assert _decoded(over.screenshot_png()) == _decoded(fresh.screenshot_png()), key
+            assert over.screenshot().tobytes() == fresh.screenshot().tobytes(), key
+    finally:
+        over.close()
+        fresh.close()
