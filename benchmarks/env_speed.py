@@ -17,24 +17,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
-import subprocess
-import tempfile
 import time
-from pathlib import Path
 
 TASK = "calculator_multiply_en"
 TAP = '{"type": "tap", "x": 540, "y": 300}'  # the calculator's display: a real tap that changes nothing
 SIZE = "1080x2400"
 RESET_TARGET_MS, STEP_TARGET_MS = 50.0, 60.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def _percentiles(samples: list[float]) -> tuple[float, float]:
@@ -100,22 +89,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=15, help="vector steps per phone count")
     parser.add_argument("--phones", default="1,2,4", help="phone counts for the vector env, e.g. 1,2,4,8")
     args = parser.parse_args()
-    from adbutils._utils import adb_path
+    from private_adb import private_adb_server
 
-    with tempfile.TemporaryDirectory(prefix="spa-env-speed-") as tmp:
-        port = str(_free_port())
-        os.environ["ANDROID_ADB_SERVER_PORT"] = port
-        os.environ["HOME"] = str(Path(tmp))  # the phones' console token and adb's keys stay in here
-        subprocess.run([adb_path(), "start-server"], capture_output=True, check=True, timeout=60)
-        try:
-            print(f"{os.cpu_count()} CPU core(s)")
-            single(args.resets, args.steps)
-            for n in (int(p) for p in args.phones.split(",")):
-                vector(n, args.rounds)
-        finally:
-            subprocess.run([adb_path(), "-P", port, "kill-server"], capture_output=True, timeout=30,
-                           check=False)
-
+    with private_adb_server("spa-env-speed-"):
+        print(f"{os.cpu_count()} CPU core(s)")
+        single(args.resets, args.steps)
+        for n in (int(p) for p in args.phones.split(",")):
+            vector(n, args.rounds)
 
 if __name__ == "__main__":
     main()

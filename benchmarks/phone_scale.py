@@ -26,11 +26,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -39,12 +37,6 @@ SIZE = "1080x2400"
 CALCULATOR = "com.android.calculator2"
 KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "AC"]  # every tap changes the display
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def cpu_seconds(pid: int) -> float:
@@ -296,24 +288,16 @@ def main() -> None:
         child_report(mode, int(k), Path(tmp_dir))
         return
 
-    from adbutils._utils import adb_path
+    from private_adb import private_adb_server
 
-    tmp = Path(tempfile.mkdtemp(prefix="spa-phone-scale-"))
-    port = str(_free_port())
-    os.environ["ANDROID_ADB_SERVER_PORT"] = port
-    os.environ["HOME"] = str(tmp)  # the phones' console token and adb's keys stay in here
-    subprocess.run([adb_path(), "start-server"], capture_output=True, check=True, timeout=60)
     cores = os.cpu_count() or 1
-    try:
+    with private_adb_server("spa-phone-scale-") as (tmp, port):
         modes = ["zygote"] if args.skip_spawn else ["zygote", "spawn"]
         if not args.scaling_only:
             figures = {mode: mode_figures(mode, args.starts, tmp) for mode in modes}
             print_start_and_memory(figures, modes, args.starts, cores)
         if not args.skip_scaling:
             print_scaling(args.phones, args.seconds, args.rounds, tmp, port, cores)
-    finally:
-        subprocess.run([adb_path(), "-P", port, "kill-server"], capture_output=True, timeout=30, check=False)
-
 
 if __name__ == "__main__":
     main()

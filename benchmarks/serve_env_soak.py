@@ -27,10 +27,8 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
@@ -50,12 +48,6 @@ with connect(sys.argv[1], max_size=None, open_timeout=120) as ws:
     print(json.dumps(reply["data"].get("session_id") or reply), flush=True)
     sys.stdin.read()  # hold the session until killed
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 # -- processes and memory -----------------------------------------------------------------------------
@@ -322,18 +314,10 @@ def main() -> None:
     parser.add_argument("--size", default="1080x2400")
     parser.add_argument("--task", default="calculator_multiply_en")
     args = parser.parse_args()
-    from adbutils._utils import adb_path
+    from private_adb import private_adb_server
 
-    with tempfile.TemporaryDirectory(prefix="spa-serve-env-soak-") as tmp:
-        port = str(_free_port())
-        os.environ["ANDROID_ADB_SERVER_PORT"] = port
-        os.environ["HOME"] = str(Path(tmp))  # the phones' console token and adb's keys stay in here
-        subprocess.run([adb_path(), "start-server"], capture_output=True, check=True, timeout=60)
-        try:
-            code = soak(args)
-        finally:
-            subprocess.run([adb_path(), "-P", port, "kill-server"], capture_output=True, timeout=30,
-                           check=False)
+    with private_adb_server("spa-serve-env-soak-"):
+        code = soak(args)
     raise SystemExit(code)
 
 
