@@ -31,7 +31,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spa_bench.phone.process import ProcessPhonePool
 
 SIZE = "1080x2400"
 CALCULATOR = "com.android.calculator2"
@@ -71,33 +74,45 @@ def adb_server_pid(port: str) -> int:
     raise SystemExit(f"no adb server on port {port}")
 
 
+# -- the scripted agent --------------------------------------------------------------------------------
+
+class Keypresser:
+    """The scripted agent: taps the calculator's keys in turn (every tap changes the display), observing
+    after each tap as the harness does."""
+
+    def __init__(self, serial: str) -> None:
+        from spa_bench.device.device import Device
+
+        self.device = Device(serial)
+        self.device.connect()
+        self.obs = self.device.observe()
+        self.keys = {e.text: e.center for e in self.obs.elements if e.text in KEYS}
+        self.taps = 0
+
+    def step(self) -> None:
+        from spa_bench.actions import Tap
+
+        x, y = self.keys[KEYS[self.taps % len(KEYS)]]
+        self.device.execute(Tap(x=x, y=y), self.obs)
+        self.obs = self.device.observe()
+        self.taps += 1
+
+
 # -- the driver: one process per core, a thread per phone ----------------------------------------------
 
 def drive(serials: list[str], start_at: float, seconds: float, out: Path) -> None:
     """Step each phone in its own thread from `start_at` (wall clock) for `seconds`; write the counts."""
     import threading
 
-    from spa_bench.actions import Tap
-    from spa_bench.device.device import Device
-
     counts = [0] * len(serials)
 
     def loop(i: int, serial: str) -> None:
-        device = Device(serial)
-        device.connect()
-        obs = device.observe()
-        keys = {e.text: e.center for e in obs.elements if e.text in KEYS}
-        step = 0
+        agent = Keypresser(serial)
         while time.time() < start_at:  # warm-up steps until the common start
-            device.execute(Tap(x=keys[KEYS[step % 10]][0], y=keys[KEYS[step % 10]][1]), obs)
-            obs = device.observe()
-            step += 1
+            agent.step()
         end = start_at + seconds
         while time.time() < end:
-            x, y = keys[KEYS[step % 10]]
-            device.execute(Tap(x=x, y=y), obs)
-            obs = device.observe()
-            step += 1
+            agent.step()
             counts[i] += 1
 
     threads = [threading.Thread(target=loop, args=(i, s)) for i, s in enumerate(serials)]
@@ -109,12 +124,6 @@ def drive(serials: list[str], start_at: float, seconds: float, out: Path) -> Non
 
 
 # -- the measurements ------------------------------------------------------------------------------------
-
-def _start_phones(n: int, root: Path) -> object:
-    from spa_bench.phone.process import start_phone_processes
-
-    return start_phone_processes(n, size=SIZE, data_root=root)
-
 
 def starts(k: int, root: Path) -> tuple[float, list[float]]:
     """The first phone's start, then k - 1 more, one at a time."""
@@ -129,12 +138,12 @@ def starts(k: int, root: Path) -> tuple[float, list[float]]:
     return times[0], times[1:]
 
 
-def prepared(n: int, root: Path) -> tuple[object, list[str], list[int]]:
+def prepared(n: int, root: Path) -> tuple[ProcessPhonePool, list[str], list[int]]:
     """n phones on the calculator; the pool, their serials and pids."""
     from spa_bench.device.device import Device
-    from spa_bench.phone.process import ProcessPhonePool, start_phone_processes
+    from spa_bench.phone.process import start_phone_processes
 
-    pool: ProcessPhonePool = start_phone_processes(n, size=SIZE, data_root=root)
+    pool = start_phone_processes(n, size=SIZE, data_root=root)
     for phone in pool.phones:
         device = Device(phone.serial, console_port=phone.console_port)
         device.connect()
@@ -171,33 +180,26 @@ def measured_run(n: int, seconds: float, tmp: Path, adb_port: str) -> dict[str, 
         return {"steps": steps, "rate": steps / seconds, "cpu_per_step": total_cpu / max(steps, 1),
                 "phone_cpu_per_step": phone_cpu / max(steps, 1)}
     finally:
-        pool.stop()  # type: ignore[attr-defined]
+        pool.stop()
 
 
 def memory_after_steps(n: int, tmp: Path) -> dict[str, float]:
     """Per-phone RSS / PSS / USS after 50 steps each (the zygote's PSS spread over the phones)."""
-    from spa_bench.actions import Tap
-    from spa_bench.device.device import Device
     from spa_bench.phone import zygote
     from spa_bench.phone.process import use_zygote
 
     pool, serials, pids = prepared(n, tmp / f"memory-{n}")
     try:
         for serial in serials:
-            device = Device(serial)
-            device.connect()
-            obs = device.observe()
-            keys = {e.text: e.center for e in obs.elements if e.text in KEYS}
-            for step in range(50):
-                x, y = keys[KEYS[step % 10]]
-                device.execute(Tap(x=x, y=y), obs)
-                obs = device.observe()
+            agent = Keypresser(serial)
+            for _ in range(50):
+                agent.step()
         per = [memory(pid) for pid in pids]
         zygote_pss = memory(zygote.shared_zygote().process.pid)["pss"] if use_zygote() else 0.0
         mean = {key: statistics.mean(m[key] for m in per) for key in ("rss", "pss", "uss")}
         return {**mean, "zygote_pss": zygote_pss, "cost": (sum(m["pss"] for m in per) + zygote_pss) / n}
     finally:
-        pool.stop()  # type: ignore[attr-defined]
+        pool.stop()
 
 
 def child_report(mode: str, starts_k: int, tmp: Path) -> None:

@@ -31,15 +31,8 @@ def start(
                                                "started the phone, holding the other end, has gone)."),
 ) -> None:
     """Run one phone in the foreground until Ctrl-C (or the console's `kill`)."""
-    from dataclasses import replace
+    from spa_bench.phone.foreground import phone_config, run_phone
 
-    from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.foreground import run_phone
-    from spa_bench.phone.server import check_locale, parse_size
-    from spa_bench.phone.system.clock import parse_clock
-
-    width, height = parse_size(size)
-    config = replace(PhoneConfig(), port=port, locale=check_locale(locale), width=width, height=height,
-                     data_dir=data_dir, frozen_clock=parse_clock(clock) if clock else None)
+    config = phone_config(port=port, locale=locale, size=size, data_dir=data_dir, clock=clock)
     run_phone(config, ready_file=ready_file, parent_fd=0 if exit_with_parent else None,
               say=lambda line: console.print(line, highlight=False))

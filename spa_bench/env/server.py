@@ -300,9 +300,7 @@ def make_handler(service: EnvService) -> type[BaseHTTPRequestHandler]:
             try:
                 return model.model_validate_json(raw)
             except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first["loc"]) or "body"
-                raise HttpError(HTTPStatus.BAD_REQUEST, f"{where}: {first['msg']}") from None
+                raise HttpError(HTTPStatus.BAD_REQUEST, first_error(exc)) from None
 
         def _call(self, work: Callable[[], dict[str, Any]]) -> None:
             try:
@@ -321,6 +319,14 @@ def make_handler(service: EnvService) -> type[BaseHTTPRequestHandler]:
             self.wfile.write(data)
 
     return Handler
+
+
+def first_error(exc: ValidationError, skip: int = 0, whole: str = "body") -> str:
+    """A request's first validation error as "field.path: message" (its location past the first `skip`
+    parts; `whole` when the error is about the whole request)."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"][skip:]) or whole
+    return f"{where}: {first['msg']}"
 
 
 def _missing(name: str) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from spa_bench.env.server import MAX_BODY, HttpError, ResetParams, ResetRequest, StepRequest
+from spa_bench.env.server import MAX_BODY, HttpError, ResetParams, ResetRequest, StepRequest, first_error
 
 if TYPE_CHECKING:
     from websockets.sync.server import ServerConnection
@@ -198,9 +198,8 @@ class WebSocketSession:
         try:
             message = _MESSAGE.validate_python(payload)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"][1:]) or "message"  # [0] is the type's tag
-            return error("VALIDATION_ERROR", f"{where}: {first['msg']}")
+            # the location's first part is the message type's tag
+            return error("VALIDATION_ERROR", first_error(exc, skip=1, whole="message"))
         try:
             return self._dispatch(message)
         except HttpError as exc:

@@ -19,6 +19,18 @@ from types import FrameType
 from spa_bench.phone.api import PhoneConfig
 
 
+def phone_config(*, port: int, locale: str, size: str, data_dir: Path, clock: str | None) -> PhoneConfig:
+    """A phone's config from `phone start`'s options (checked: a bad size, locale or clock raises)."""
+    from dataclasses import replace
+
+    from spa_bench.phone.server import check_locale, parse_size
+    from spa_bench.phone.system.clock import parse_clock
+
+    width, height = parse_size(size)
+    return replace(PhoneConfig(), port=port, locale=check_locale(locale), width=width, height=height,
+                   data_dir=data_dir, frozen_clock=parse_clock(clock) if clock else None)
+
+
 def stop_when_closed(fd: int, stop: Callable[[], None]) -> threading.Thread:
     """Call `stop` (from a daemon thread) once `fd`, the read end of a pipe, reaches end of file or fails:
     the process holding its only write end has exited. Whatever is written is ignored."""

@@ -96,13 +96,19 @@ class PhoneProcess:
 READY_FILE = "ready.json"  # written by the phone process once both its ports listen: {"port": P}
 
 
+def _fresh_data_dir(data_dir: Path) -> Path:
+    """The phone's data dir, absolute, made if missing, without an earlier phone's ready file."""
+    data_dir = data_dir.resolve()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    (data_dir / READY_FILE).unlink(missing_ok=True)
+    return data_dir
+
+
 def _spawn(data_dir: Path, locale: str, size: str, clock: str | None = None) -> subprocess.Popen[bytes]:
     """`spa-bench phone start --port 0`: the phone picks and binds a free pair itself and names it in
     data_dir/ready.json. The parent never picks a port another process could take before the child binds
     it (and then mistake that process's listener for its phone)."""
-    data_dir = data_dir.resolve()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    (data_dir / READY_FILE).unlink(missing_ok=True)
+    data_dir = _fresh_data_dir(data_dir)
     with open(data_dir / "phone.log", "wb") as log:
         return subprocess.Popen(
             [sys.executable, "-m", "spa_bench", "phone", "start", "--port", "0", "--locale", locale,
@@ -201,9 +207,7 @@ def start_phone_processes(n: int, size: str = "1080x2400", locale: str = "en",
             if zygote is None:
                 started.append((_spawn(data_dir, locale, size, clock), data_dir))
                 continue
-            data_dir.mkdir(parents=True, exist_ok=True)
-            (data_dir / READY_FILE).unlink(missing_ok=True)
-            started.append((zygote.spawn(data_dir, locale, size, clock), data_dir))
+            started.append((zygote.spawn(_fresh_data_dir(data_dir), locale, size, clock), data_dir))
         for process, data_dir in started:
             phones.append(_wait_ready(process, data_dir))
     except BaseException:

@@ -192,32 +192,17 @@ def _warm_up() -> None:
         system = PhoneOS(replace(PhoneConfig(), data_dir=root), fs)
         try:
             system.screenshot_png()
-            system.frame()
+            system.dump_hierarchy()
         finally:
             system.close()
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
-def _trim_heap() -> None:
-    """Give the heap pages the throwaway phone freed back to the kernel (glibc's malloc_trim): every child
-    would otherwise map them, resident, and count them in its RSS."""
-    import ctypes
-    import ctypes.util
-
-    name = ctypes.util.find_library("c")
-    if name:
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(name).malloc_trim(0)
-
-
 def _child(request: dict[str, Any], alive_fd: int) -> int:
     """In the forked child: become a phone (own session, own log, cwd in its data dir) and serve."""
-    from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.foreground import run_phone
+    from spa_bench.phone.foreground import phone_config, run_phone
     from spa_bench.phone.process import READY_FILE
-    from spa_bench.phone.server import check_locale, parse_size
-    from spa_bench.phone.system.clock import parse_clock
 
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.setsid()
@@ -233,10 +218,8 @@ def _child(request: dict[str, Any], alive_fd: int) -> int:
     os.dup2(log, 2)
     os.close(log)
     os.close(devnull)
-    width, height = parse_size(request["size"])
-    clock = request.get("clock")
-    config = replace(PhoneConfig(), port=0, locale=check_locale(request["locale"]), width=width,
-                     height=height, data_dir=data_dir, frozen_clock=parse_clock(clock) if clock else None)
+    config = phone_config(port=0, locale=request["locale"], size=request["size"], data_dir=data_dir,
+                          clock=request.get("clock"))
     run_phone(config, ready_file=data_dir / READY_FILE, parent_fd=alive_fd,
               say=lambda line: print(line, flush=True))
     return 0
@@ -258,7 +241,6 @@ def serve(alive_fd: int) -> int:
         return 1
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     gc.collect()
-    _trim_heap()
     gc.freeze()
     replies.write(b'{"ready": true}\n')
     requests = os.fdopen(0, "rb", buffering=0)
