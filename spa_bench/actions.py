@@ -112,13 +112,21 @@ class Wait(_Model):
     seconds: float = Field(1.0, gt=0, le=60)
 
 
+class AskUser(_Model):
+    """Ask the user a question and wait for the reply, which the next observation carries
+    (`Observation.user_reply`). Benchmarks answer with the task's simulated user (Task.user)."""
+
+    type: Literal["ask_user"] = "ask_user"
+    question: str = Field(min_length=1)
+
+
 class Finish(_Model):
     type: Literal["finish"] = "finish"
     status: Literal["done", "infeasible"] = "done"
     answer: str | None = None
 
 
-Action = Annotated[Tap | LongPress | Swipe | Scroll | TypeText | Key | OpenApp | Wait | Finish,
+Action = Annotated[Tap | LongPress | Swipe | Scroll | TypeText | Key | OpenApp | Wait | AskUser | Finish,
                    Field(discriminator="type")]
 ACTION_ADAPTER: TypeAdapter[Action] = TypeAdapter(Action)
 

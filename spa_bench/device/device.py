@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from spa_bench.actions import Action, Finish, Key, OpenApp, TypeText, Wait
+from spa_bench.actions import Action, AskUser, Finish, Key, OpenApp, TypeText, Wait
 from spa_bench.device.audit import (
     MARK_COMMAND,
     SINCE_COMMAND,
@@ -356,7 +356,7 @@ class Device:
             self.open_app(package)
         elif isinstance(action, Wait):
             time.sleep(action.seconds)
-        elif not isinstance(action, Finish):  # pragma: no cover - the union is closed
+        elif not isinstance(action, Finish | AskUser):  # pragma: no cover - the union is closed
             raise InvalidAction(f"unsupported action {action!r}")
         return gesture
 

@@ -25,6 +25,7 @@ class Observation:
     width: int
     height: int
     taken_at: float = field(default=0.0)
+    user_reply: str | None = None  # the user's reply to the agent's last action, when it was ask_user
 
     @cached_property
     def elements(self) -> list[UIElement]:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from spa_bench.actions import Action
 from spa_bench.device.gesture import Gesture
 from spa_bench.device.info import DeviceInfo as DeviceInfo  # re-exported: it lived here before
+from spa_bench.tasks.dialogue import UserExchange
 from spa_bench.tasks.model import Task
 
 RESULTS_SCHEMA_VERSION: Literal[1] = 1
@@ -148,6 +149,7 @@ class StepRecord(_Model):
     usage: TokenUsage = Field(default_factory=TokenUsage)
     timings: StepTimings = Field(default_factory=StepTimings)
     error: ErrorInfo | None = None
+    user_reply: str | None = Field(None, description="the simulated user's reply to this step's ask_user")
 
 
 class Evidence(_Model):
@@ -243,6 +245,20 @@ class AgentExit(_Model):
     stderr_tail: str | None = None
 
 
+class DeviceVariation(_Model):
+    """How the device was varied from its default for this episode (`spa-bench run --vary`): what was
+    changed, through adb, after the reset and before the task's setup. None fields were left alone."""
+
+    name: str = Field(description="a short label for reports, e.g. 'dark+font1.3+720x1280'")
+    seed: int | None = Field(None, description="the --vary seed this episode's draw came from")
+    screen: str | None = Field(None, description="`wm size`, WIDTHxHEIGHT")
+    density: int | None = Field(None, description="`wm density`, dpi")
+    font_scale: float | None = Field(None, description="`settings put system font_scale`")
+    dark: bool | None = Field(None, description="`cmd uimode night yes|no`")
+    navigation: Literal["gestural", "threebutton"] | None = Field(None, description="navigation mode")
+    locale: str | None = Field(None, description="system locale, e.g. zh-CN")
+
+
 class EpisodeLog(_Model):
     """One agent on one task instance on one device."""
 
@@ -276,6 +292,12 @@ class EpisodeLog(_Model):
     agent_exit: AgentExit | None = Field(None, description="external agent programs only")
     shell_audit: ShellAudit | None = Field(
         None, description="the agent's own commands to the device; None in logs written before audits")
+    dialogue: list[UserExchange] = Field(default_factory=list,
+                                         description="the agent's ask_user questions and the replies")
+    interruptions_fired: list[int] = Field(
+        default_factory=list, description="indexes into task.interruptions of those that fired")
+    variation: DeviceVariation | None = Field(None, description="--vary: how the device differed from "
+                                              "its default; None: the default device")
 
     @field_validator("captured_state", mode="before")
     @classmethod

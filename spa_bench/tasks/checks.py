@@ -150,6 +150,25 @@ class FinishCheck(_Check):
     status: Literal["done", "infeasible"]
 
 
+class AskUserCheck(_Check):
+    """The agent asked the task's simulated user (the `ask_user` action) about what the goal leaves open:
+    between `min_questions` and `max_questions` questions, at least one answered by the reply rule
+    `reply` (its index in `user.replies`; any rule when absent). A task checks on device state as well that
+    the reply was used; guessing without asking fails here, and so does asking everything."""
+
+    type: Literal["ask_user"] = "ask_user"
+    reply: int | None = Field(None, ge=0, description="index of the reply rule that must have answered")
+    min_questions: int = Field(1, ge=0)
+    max_questions: int = Field(3, ge=0, description="more questions than this fail: an agent must not "
+                               "ask about everything")
+
+    @model_validator(mode="after")
+    def _range(self) -> AskUserCheck:
+        if self.max_questions < self.min_questions:
+            raise ValueError("max_questions is below min_questions")
+        return self
+
+
 class ValidatorCheck(_Check):
     """A registered Python validator (by name) for what data cannot say; `args` are passed to it."""
 
@@ -158,7 +177,7 @@ class ValidatorCheck(_Check):
     args: dict[str, object] = Field(default_factory=dict)
 
 
-Check = Annotated[ShellCheck | SqliteCheck | ContentQueryCheck | AnswerCheck | FinishCheck | ValidatorCheck,
-                  Field(discriminator="type")]
+Check = Annotated[ShellCheck | SqliteCheck | ContentQueryCheck | AnswerCheck | FinishCheck | AskUserCheck
+                  | ValidatorCheck, Field(discriminator="type")]
 DEVICE_CHECK_TYPES = frozenset({"shell", "sqlite", "content_query", "validator"})
 """Checks that read the device (the others look at what the agent said at the end)."""

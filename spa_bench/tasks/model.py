@@ -6,8 +6,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from spa_bench.actions import Action
-from spa_bench.tasks.checks import DEVICE_CHECK_TYPES, AnswerCheck, Check, FinishCheck
+from spa_bench.actions import Action, AskUser
+from spa_bench.tasks.checks import DEVICE_CHECK_TYPES, AnswerCheck, AskUserCheck, Check, FinishCheck
+from spa_bench.tasks.dialogue import SimulatedUser
+from spa_bench.tasks.interruptions import Interruption
 from spa_bench.tasks.params import (
     ParamSpec,
     ParamValue,
@@ -98,6 +100,9 @@ class Task(_Model):
     subtasks: list[Subtask] = Field(default_factory=list, description="cross-app tasks: ordered legs")
     near_misses: list[NearMiss] = Field(default_factory=list,
                                         description="almost-right scripts the checks must reject")
+    user: SimulatedUser | None = Field(None, description="answers the agent's ask_user questions")
+    interruptions: list[Interruption] = Field(default_factory=list,
+                                              description="what happens to the phone during the episode")
     tags: list[str] = Field(default_factory=list)
     source: str | None = Field(None, description="where the task comes from, e.g. spa-bench:airbnb_0")
 
@@ -126,9 +131,26 @@ class Task(_Model):
         if self.infeasible and not any(c.type in DEVICE_CHECK_TYPES for c in self.checks):
             raise ValueError("an infeasible task (a finish check with status infeasible) needs at least one "
                              "check on device state, so that an agent that changes something fails")
+        self._consistent_dialogue()
         if self.max_steps is not None and self.max_steps < self.golden_steps:
             raise ValueError(f"max_steps ({self.max_steps}) is below golden_steps ({self.golden_steps})")
         return self
+
+    def _consistent_dialogue(self) -> None:
+        scripts = [self.golden_script or [], *(m.script for m in self.near_misses)]
+        asks = any(isinstance(a, AskUser) for script in scripts for a in script)
+        checks = [c for c in self.checks if isinstance(c, AskUserCheck)]
+        if self.user is None and (asks or checks):
+            raise ValueError("a task whose scripts ask the user or that has an ask_user check needs a `user` "
+                             "(the simulated user's replies)")
+        for check in checks:
+            if self.user is not None and check.reply is not None and check.reply >= len(self.user.replies):
+                raise ValueError(f"ask_user check: reply {check.reply} does not exist (the user has "
+                                 f"{len(self.user.replies)} replies)")
+        for i, interruption in enumerate(self.interruptions):
+            if interruption.after_step >= self.step_limit:
+                raise ValueError(f"interruptions[{i}]: after_step {interruption.after_step} is not before "
+                                 f"the step limit ({self.step_limit})")
 
     # -- derived values -------------------------------------------------------------------------------
     @property
@@ -155,6 +177,11 @@ class Task(_Model):
     def infeasible(self) -> bool:
         """Success is reporting the task infeasible (with nothing changed)."""
         return any(isinstance(c, FinishCheck) and c.status == "infeasible" for c in self.checks)
+
+    @property
+    def asks_user(self) -> bool:
+        """Success needs a question to the simulated user."""
+        return any(isinstance(c, AskUserCheck) and c.min_questions > 0 for c in self.checks)
 
     @property
     def retrieval(self) -> bool:
