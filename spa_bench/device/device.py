@@ -404,6 +404,12 @@ class Device:
         self.console_port = candidate
         return candidate
 
+    def console_command(self, line: str, doing: str) -> str:
+        """One command to the emulator console (`gsm call`, `sms send`, ...); its reply without the final
+        OK. DeviceCommandFailed when the device has no console or the console answers KO."""
+        self._console_for(doing)
+        return self._console(line)
+
     def _console_for(self, doing: str) -> int:
         port = self.find_console()
         if port is None:

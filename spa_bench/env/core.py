@@ -31,7 +31,7 @@ import gymnasium as gym
 import numpy as np
 from pydantic import ValidationError
 
-from spa_bench.actions import Finish
+from spa_bench.actions import AskUser, Finish
 from spa_bench.agent import TaskContext, opened_app_prefix
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
@@ -50,9 +50,11 @@ from spa_bench.results.schema import (
     Termination,
 )
 from spa_bench.runner.episode import _short, coerce_action, now, set_up_task
+from spa_bench.runner.interruptions import due, fire
 from spa_bench.runner.packages import episode_packages, task_for_device
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
 from spa_bench.tasks.apps import resolve_app
+from spa_bench.tasks.dialogue import UserExchange, exchange
 from spa_bench.tasks.model import Task
 from spa_bench.tasks.repository import TaskRecord, TaskRepository, default_tasks_root
 
@@ -112,6 +114,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         self._steps, self._done = 0, True
         self._answer: str | None = None  # the agent's finish answer (answer checks read it)
         self._status: str | None = None  # how the episode ended so far (finish checks read it)
+        self._dialogue: list[UserExchange] = []  # the agent's ask_user questions (ask_user checks read it)
         self._pixels: np.ndarray[Any, Any] | None = None
 
     # -- gymnasium API --------------------------------------------------------------------------------
@@ -138,6 +141,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         obs = self._observe()
         t2 = time.monotonic()
         self._steps, self._done, self._answer, self._status = 0, False, None, None
+        self._dialogue = []
         info: dict[str, Any] = {"task": filled.id, "language": filled.language, "repeat": repeat,
                                 "step_limit": self.step_limit, "serial": self.device.serial}
         self.timings = {"setup_s": t1 - t0, "observe_s": t2 - t1}
@@ -155,7 +159,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         t0 = time.monotonic()
         record = StepRecord(index=index, started_at=now(), observation=ObservationRef())
         info: dict[str, Any] = {"task": self.task.id, "valid": True, "error": None, "gesture": None}
-        terminated = False
+        terminated, said = False, None
         try:
             parsed = coerce_action(action)
         except (ValidationError, ValueError, TypeError, AttributeError) as exc:
@@ -166,6 +170,10 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             if isinstance(parsed, Finish):
                 terminated, self._answer, self._status = True, parsed.answer, parsed.status
                 info["termination"] = parsed.status
+            elif isinstance(parsed, AskUser):
+                said = exchange(self.task.user, self.task.language, index, parsed.question)
+                self._dialogue.append(said)
+                record.user_reply = info["user_reply"] = said.reply
             else:
                 try:
                     record.gesture = self.device.execute(self.packages.action(parsed), before,
@@ -174,6 +182,10 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
                     record.valid, record.invalid_reason = False, str(exc)
                 if self.settle_s:
                     time.sleep(self.settle_s)
+        if not terminated and self.device_task is not None:
+            for i in due(self.device_task.interruptions, self._steps):
+                fire(self.device, self.device_task.interruptions[i])
+                info.setdefault("interruptions", []).append(i)
         t1 = time.monotonic()
         obs = self._observe()
         t2 = time.monotonic()
@@ -192,7 +204,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         if self.timings_in_info:
             info["timings"] = dict(self.timings)
         if self.recording is not None:
-            self.recording.step(record, before)
+            self.recording.step(record, before, said, info.get("interruptions", ()))
         if terminated or truncated:
             self._done = True
             termination: Termination = info.get("termination", "max_steps")
@@ -260,7 +272,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             return 0.0, [], [f"task {self.task.id!r} has no state checks: the reward is always 0"]
         captured = capture_checks(self.task.checks, self.device, read_check, self.packages)
         verdict = score_captured(self.task.checks, captured, self._answer, status=self._status,
-                                 packages=self.packages)
+                                 packages=self.packages, dialogue=self._dialogue)
         evidence = [e.summary for e in verdict.evidence]
         if verdict.error is not None:
             evidence.append(verdict.error.message)

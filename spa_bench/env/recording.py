@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import platform
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from spa_bench.results.schema import (
     StepRecord,
     Termination,
 )
+from spa_bench.tasks.dialogue import UserExchange
 from spa_bench.tasks.model import Task
 
 
@@ -74,11 +76,16 @@ class EnvRecording:
         self.recorder.start(self.log)
         return episode
 
-    def step(self, step: StepRecord, obs: Observation) -> None:
-        """A step with the observation it acted on (recorded as NNN.png / NNN.xml)."""
+    def step(self, step: StepRecord, obs: Observation, said: UserExchange | None = None,
+             fired: Sequence[int] = ()) -> None:
+        """A step with the observation it acted on (recorded as NNN.png / NNN.xml), the question it asked
+        the user and the interruptions that fired after it."""
         assert self.log is not None and self.recorder is not None
         step.observation = self.recorder.observation(obs, f"{step.index:03d}")
         self.log.steps.append(step)
+        if said is not None:
+            self.log.dialogue.append(said)
+        self.log.interruptions_fired.extend(fired)
         self.log.timings.agent_s += step.timings.agent_s
         self.log.timings.device_s += step.timings.observe_s + step.timings.execute_s
         self.recorder.save(self.log)

@@ -35,6 +35,7 @@ from spa_bench.evaluation.numbers import number_spans, numbers_in
 from spa_bench.results.schema import CheckCapture, ErrorInfo, Evidence, Verdict
 from spa_bench.tasks.checks import (
     AnswerCheck,
+    AskUserCheck,
     Check,
     ContentQueryCheck,
     FinishCheck,
@@ -43,6 +44,7 @@ from spa_bench.tasks.checks import (
     SqliteCheck,
     ValidatorCheck,
 )
+from spa_bench.tasks.dialogue import UserExchange
 from spa_bench.tasks.validators import VALIDATORS
 
 STATE_EVALUATOR = "state"
@@ -308,6 +310,24 @@ def _check_finish(check: FinishCheck, status: str | None) -> CheckResult:
                                     details={"check": "finish", "status": status, "expect": check.status}))
 
 
+def _check_ask_user(check: AskUserCheck, dialogue: Sequence[UserExchange]) -> CheckResult:
+    """The questions the agent asked the simulated user, and whether the wanted reply rule answered one."""
+    asked = len(dialogue)
+    answered = [e for e in dialogue if e.rule is not None and (check.reply is None or e.rule == check.reply)]
+    problems = []
+    if asked < check.min_questions:
+        problems.append(f"asked {asked} question(s), at least {check.min_questions} needed")
+    if asked > check.max_questions:
+        problems.append(f"asked {asked} questions, at most {check.max_questions} allowed")
+    if check.min_questions > 0 and not answered:
+        wanted = f"reply {check.reply}" if check.reply is not None else "any reply rule"
+        problems.append(f"no question was answered by {wanted}" if asked else "never asked the user")
+    summary = "; ".join(problems) or f"asked {asked} question(s); answered: " + \
+        "; ".join(f"step {e.step}: {e.question[:80]!r}" for e in answered)
+    return CheckResult(not problems, Evidence(summary=summary, details={
+        "check": "ask_user", "questions": [e.model_dump() for e in dialogue], "reply": check.reply}))
+
+
 def _check_validator(check: ValidatorCheck, device: DeviceReader) -> CheckResult:
     validator = VALIDATORS.get(check.name)
     outcome = validator(device, check.args)
@@ -316,8 +336,9 @@ def _check_validator(check: ValidatorCheck, device: DeviceReader) -> CheckResult
 
 
 def run_check(check: Check, device: DeviceReader, answer: str | None,
-              status: str | None = None) -> CheckResult:
-    """One check; `answer` and `status` are how the agent ended (its finish answer; the termination)."""
+              status: str | None = None, dialogue: Sequence[UserExchange] = ()) -> CheckResult:
+    """One check; `answer` and `status` are how the agent ended (its finish answer; the termination),
+    `dialogue` what it asked the user."""
     if isinstance(check, ShellCheck):
         return _check_shell(check, device)
     if isinstance(check, SqliteCheck):
@@ -328,6 +349,8 @@ def run_check(check: Check, device: DeviceReader, answer: str | None,
         return _check_answer(check, answer)
     if isinstance(check, FinishCheck):
         return _check_finish(check, status)
+    if isinstance(check, AskUserCheck):
+        return _check_ask_user(check, dialogue)
     return _check_validator(check, device)
 
 
@@ -341,7 +364,7 @@ class NeedsRerun(Exception):
 
 
 def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer: str | None,
-            status: str | None, packages: PackageMap | None) -> CheckResult:
+            status: str | None, packages: PackageMap | None, dialogue: Sequence[UserExchange]) -> CheckResult:
     capture = captures.get(index)
     if capture is None:
         raise NeedsRerun(f"check {index} ({check.type}) was not captured by the episode: rerun the episode")
@@ -350,17 +373,18 @@ def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer:
                          f"(definition {capture.check_sha256[:12]} -> {check_sha256(check)[:12]}): "
                          f"rerun the episode to score it")
     try:
-        return run_check(check, mapped(ReplayReader(capture.commands), packages), answer, status)
+        return run_check(check, mapped(ReplayReader(capture.commands), packages), answer, status, dialogue)
     except NotCaptured as exc:
         raise NeedsRerun(f"check {index} ({check.type}): {exc}: rerun the episode") from None
 
 
 def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], answer: str | None,
                    evaluator: str = STATE_EVALUATOR, status: str | None = None,
-                   packages: PackageMap | None = None) -> Verdict:
+                   packages: PackageMap | None = None, dialogue: Sequence[UserExchange] = ()) -> Verdict:
     """Score every check from the episode's capture (all of them, for complete evidence); passes when
     all pass. Checks that changed since the capture are listed, and leave the verdict undecided.
-    `packages`: the substitutions the capture ran the commands with (the episode log's package_map)."""
+    `packages`: the substitutions the capture ran the commands with (the episode log's package_map);
+    `dialogue`: the agent's questions to the simulated user (the log's `dialogue`)."""
     by_index = {c.index: c for c in captures}
     evidence: list[Evidence] = []
     passed = True
@@ -368,7 +392,7 @@ def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], an
     for i, check in enumerate(checks):
         label = check.description or check.type
         try:
-            result = _replay(check, i, by_index, answer, status, packages)
+            result = _replay(check, i, by_index, answer, status, packages, dialogue)
         except NeedsRerun as exc:
             stale.append(str(exc))
             evidence.append(Evidence(summary=f"? {label}: {exc}", details={"check": check.type}))

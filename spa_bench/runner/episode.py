@@ -30,13 +30,13 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from spa_bench.actions import Action, Finish, parse_action
+from spa_bench.actions import Action, AskUser, Finish, parse_action
 from spa_bench.agent import AgentFactory, AgentStep, TaskContext, opened_app_prefix
 from spa_bench.agent.external import EpisodeAgent, ImportedStep
 from spa_bench.device.audit import DeviceAudit, SentCommand
@@ -59,8 +59,10 @@ from spa_bench.results.schema import (
     StepTimings,
     Termination,
 )
+from spa_bench.runner.interruptions import due, fire
 from spa_bench.runner.packages import episode_packages, task_for_device
 from spa_bench.tasks.apps import resolve_app
+from spa_bench.tasks.dialogue import exchange
 from spa_bench.tasks.model import Task
 
 
@@ -231,13 +233,17 @@ class EpisodeRunner:
     def _loop(self, agent: Any) -> Termination:
         started = time.monotonic()
         resolver = self._app_resolver()
+        reply: str | None = None  # the user's answer to the last step's ask_user, for the next observation
         for index in range(self._step_limit()):
             if self.stop.is_set():
                 return "interrupted"
             if time.monotonic() - started > self.limits.episode_timeout_s:
                 return "episode_timeout"
+            self._interrupt(index)
             t0 = time.monotonic()
             obs = self.device.observe()
+            if reply is not None:
+                obs, reply = replace(obs, user_reply=reply), None
             ref = self.recorder.observation(obs, f"{index:03d}")
             t1 = time.monotonic()
             step = StepRecord(index=index, started_at=now(), observation=ref)
@@ -277,6 +283,10 @@ class EpisodeRunner:
                 self.log.answer = action.answer
                 self._record(step)
                 return action.status
+            if isinstance(action, AskUser):
+                reply = step.user_reply = self._answer_question(index, action.question)
+                self._record(step)
+                continue
             try:
                 step.gesture = self.device.execute(self.packages.action(action), obs, resolver)
             except InvalidAction as exc:
@@ -286,6 +296,19 @@ class EpisodeRunner:
             if self.limits.settle_s:
                 time.sleep(self.limits.settle_s)
         return "max_steps"
+
+    def _answer_question(self, index: int, question: str) -> str:
+        """The simulated user's reply (Task.user), kept in the log's dialogue."""
+        said = exchange(self.job.task.user, self.job.task.language, index, question)
+        self.log.dialogue.append(said)
+        return said.reply
+
+    def _interrupt(self, steps_done: int) -> None:
+        """Fire the task's interruptions due after `steps_done` of the agent's steps (before it observes)."""
+        for i in due(self.task.interruptions, steps_done):
+            fire(self.device, self.task.interruptions[i])
+            self.log.interruptions_fired.append(i)
+            self.save()
 
     def _run_whole(self, agent: EpisodeAgent, context: TaskContext) -> Termination:
         """An agent that does the episode in one call (an external program): record what it returns.

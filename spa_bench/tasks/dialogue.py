@@ -77,3 +77,10 @@ class UserExchange(_Model):
     reply: str
     rule: int | None = Field(None, description="index of the simulated user's reply rule that answered; "
                              "None: no rule matched (or the task has no user)")
+
+
+def exchange(user: SimulatedUser | None, language: Literal["en", "zh"], step: int,
+             question: str) -> UserExchange:
+    """The agent asked `question` at `step`: the simulated user's reply (NO_USER when the task has none)."""
+    reply, rule = user.answer(question, language) if user is not None else (NO_USER[language], None)
+    return UserExchange(step=step, question=question, reply=reply, rule=rule)
