@@ -1,8 +1,10 @@
 """A task's near misses (`near_misses:` in its YAML) as tasks of their own, for the oracle to replay.
 
 Each near miss becomes a copy of its task whose golden script is the near miss's script, written to a
-private task tree beside the shipped one. Replayed by the oracle, a copy must run to the end of its script
-and its task's own state checks must reject it: that is how a test (tests/tasks/test_near_misses.py) or a
+private task tree beside the shipped one. A task whose golden script asks the user (ask_user) gets one
+more, written here: the golden script without its questions, a lucky guess that must fail all the same.
+Replayed by the oracle, a copy must run to the end of its script and its task's own state checks must
+reject it: that is how a test (tests/tasks/test_near_misses.py) or a
 task author proves the checks tell right from almost right.
 """
 
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from spa_bench.results.schema import EpisodeLog
 
 NEAR_MISS_ID = "{id}.near_miss{k}"
+GUESS = "the golden script without its questions to the user: a right guess, never asked"
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,12 @@ def write_near_miss_tree(root: Path, suite: str, out: Path) -> list[NearMissCopy
     copies: list[dict[str, Any]] = []
     for path in sorted((root / suite).rglob("*.yaml")):
         for raw in read_task_file(path):
-            for k, near in enumerate(raw.get("near_misses") or []):
+            nears = list(raw.get("near_misses") or [])
+            script = raw.get("golden_script") or []
+            unasked = [a for a in script if not (isinstance(a, dict) and a.get("type") == "ask_user")]
+            if len(unasked) < len(script):
+                nears.append({"description": GUESS, "script": unasked})
+            for k, near in enumerate(nears):
                 copy = {key: value for key, value in raw.items() if key != "near_misses"}
                 copy["id"] = NEAR_MISS_ID.format(id=raw["id"], k=k)
                 copy["golden_script"] = near["script"]
