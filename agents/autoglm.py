@@ -7,9 +7,8 @@ Format: the system prompts of `phone_agent/config/prompts_zh.py` (Chinese tasks)
 `do(action=`) and `phone_agent/actions/handler.py` (`parse_action`) read it. Actions: Tap, Type and
 Type_Name (the handler clears the focused field first: here a type that replaces the focused field's
 text), Swipe(start, end), Long Press, Double Tap (a tap: our actions have no double tap), Launch(app=
-name), Back, Home, Wait(duration="x seconds"), Take_over(message) (needs a person: finish infeasible),
-Note / Call_API / Interact (no effect on the phone in the authors' handler: a note, recorded as a
-0.1 s wait), and
+name), Back, Home, Wait(duration="x seconds"), Interact and Take_over (ask the user, below), Note /
+Call_API (no effect on the phone in the authors' handler: a note, recorded as a 0.1 s wait), and
 finish(message=...).
 
 The English prompt lists fewer actions (Tap, Type, Swipe, Long Press, Launch, Back, finish) than the
@@ -27,7 +26,17 @@ the authors' max_steps, i.e. all). current_app is the foreground app's name (the
 for its apps) or "System Home", as their get_current_app answers for apps it does not know.
 
 Finish: finish(message=...) -> finish (done), the message as the answer (AutoGLM answers questions
-there); Take_over -> finish infeasible. Sampling as theirs: temperature 0, top_p 0.85,
+there); AutoGLM has no way to say a task is infeasible.
+
+Asking the user: the Chinese prompt's `do(action="Interact")` ("当有多个满足条件的选项时而触发的交互操作，
+询问用户如何选择": when several options fit, ask the user which) and `do(action="Take_over",
+message="...")` ("在登录和验证阶段需要用户协助": the user's help at a login or a verification; the
+authors' handler waits for the person and goes on) -> ask_user, the question being the message, else the
+step's thinking (Interact has no argument). The authors' agent has no channel for a person's words (its
+takeover callback only waits), so the reply goes where the task's words went: the next user turn starts
+with it, "<reply>\n\n** Screen Info **\n\n{...}", as the first turn is "<instruction>\n\n{...}". The
+English prompt lists neither action (the authors' text is kept), so on English tasks AutoGLM is not told
+it can ask; a reply with either is read the same way. Sampling as theirs: temperature 0, top_p 0.85,
 frequency_penalty 0.2, max_tokens 3000. Serve zai-org/AutoGLM-Phone-9B (Chinese apps) or
 zai-org/AutoGLM-Phone-9B-Multilingual. Extra argument: date (YYYY-MM-DD for the date line; default
 today).
@@ -51,13 +60,14 @@ from spa_bench.models.messages import Message, system_message
 
 from .autoglm_prompts import SYSTEM_PROMPT_EN, SYSTEM_PROMPT_ZH, date_line
 
-_NO_EFFECT = ("Note", "Call_API", "Interact")
+_NO_EFFECT = ("Note", "Call_API")
+_ASKS = ("Interact", "Take_over")
 
 
 class AutoGLMCodec(NativeCodec):
     name = "autoglm"
     verbs: frozenset[Verb] = frozenset(
-        {"tap", "double_tap", "long_press", "swipe", "type", "key", "open_app", "wait", "finish"})
+        {"tap", "double_tap", "long_press", "swipe", "type", "key", "open_app", "wait", "ask", "finish"})
     type_clears = True
 
     def decode(self, text: str) -> DecodedReply:
@@ -73,9 +83,9 @@ class AutoGLMCodec(NativeCodec):
         name = kwargs.get("action")
         if not isinstance(name, str):
             raise ReplyError("do(...) names no action")
-        return DecodedReply(self._native(name, kwargs), thought=thought)
+        return DecodedReply(self._native(name, kwargs, thought), thought=thought)
 
-    def _native(self, name: str, kwargs: dict[str, Any]) -> NativeAction:
+    def _native(self, name: str, kwargs: dict[str, Any], thought: str = "") -> NativeAction:
         def point(key: str) -> tuple[float, float]:
             if key not in kwargs:
                 raise ReplyError(f"{name} needs {key}=[x,y]")
@@ -103,8 +113,11 @@ class AutoGLMCodec(NativeCodec):
             except ValueError:
                 seconds = 1.0
             return NativeAction("wait", seconds=seconds)
-        if name == "Take_over":
-            return NativeAction("finish", status="infeasible", text=str(kwargs.get("message") or "") or None)
+        if name in _ASKS:  # Interact takes no argument: the thinking says what the model wants to know
+            question = str(kwargs.get("message") or "").strip() or thought.strip()
+            if not question:
+                raise ReplyError(f"{name} with no message and no thinking: no question to ask the user")
+            return NativeAction("ask", text=question)
         if name in _NO_EFFECT:
             note = kwargs.get("message") or kwargs.get("instruction")
             return NativeAction("note", text=str(note) if note else None)
@@ -134,8 +147,10 @@ class AutoGLMCodec(NativeCodec):
             code = f'do(action="Launch", app={_literal(native.text or "")})'
         elif verb == "wait":
             code = f'do(action="Wait", duration="{native.seconds or 1:g} seconds")'
+        elif verb == "ask":  # Interact, the question in the thinking
+            return f"<think>{native.text or thought}</think><answer>do(action=\"Interact\")</answer>"
         elif native.status == "infeasible":
-            code = f'do(action="Take_over", message={_literal(native.text or "")})'
+            raise NativeActionError("AutoGLM has no way to say a task is infeasible")
         else:
             code = f"finish(message={_literal(native.text or 'Task completed.')})"
         return f"<think>{thought}</think><answer>{code}</answer>"
@@ -197,7 +212,9 @@ class AutoGLMAgent(NativeAgent):
     info = AdapterInfo(
         family="AutoGLM-Phone-9B",
         format_source="zai-org/Open-AutoGLM phone_agent/config/prompts_{zh,en}.py, actions/handler.py",
-        models=("zai-org/AutoGLM-Phone-9B", "zai-org/AutoGLM-Phone-9B-Multilingual"))
+        models=("zai-org/AutoGLM-Phone-9B", "zai-org/AutoGLM-Phone-9B-Multilingual"),
+        asks="do(action=\"Interact\") / do(action=\"Take_over\", message=...) (listed in the Chinese "
+             "prompt only); the reply leads the next user turn")
     default_history = 100
     default_max_tokens = 3000
     sampling: ClassVar[dict[str, Any]] = {"top_p": 0.85, "frequency_penalty": 0.2}
@@ -224,11 +241,16 @@ class AutoGLMAgent(NativeAgent):
         out: list[Message] = [system_message(date_line(language, day) + prompt)]
         turns = self.recent()
         first_kept = len(self.turns) - len(turns)
+        reply: str | None = None  # the user's answer to the turn before, which starts the next user turn
+        if first_kept > 0:
+            reply = self.turns[first_kept - 1].user_reply
         for index, turn in enumerate(turns, start=first_kept):
-            out.append(_user(self._screen_text(index, self.current_app(turn.screen.package)), None))
+            text = self._screen_text(index, self.current_app(turn.screen.package))
+            out.append(_user(_answered(reply, text), None))
             out.append({"role": "assistant", "content": _history_reply(turn.reply)})
+            reply = turn.user_reply
         now = self._screen_text(len(self.turns), self.current_app(screen.package))
-        out.append(_user(now, screen.image_url))
+        out.append(_user(_answered(reply, now), screen.image_url))
         return out
 
     def _screen_text(self, index: int, app: str) -> str:
@@ -252,6 +274,11 @@ def _user(text: str, image_url: str | None) -> Message:
         content.append({"type": "image_url", "image_url": {"url": image_url}})
     content.append({"type": "text", "text": text})
     return {"role": "user", "content": content}
+
+
+def _answered(reply: str | None, text: str) -> str:
+    """A user turn, led by the user's reply to the question just asked, if any."""
+    return text if reply is None else f"{reply}\n\n{text}"
 
 
 def _history_reply(reply: str) -> str:

@@ -23,7 +23,13 @@ History: one screenshot per request; the task progress lists the earlier steps' 
 
 Finish: answer(text) -> finish done with that answer (the authors then force terminate(success) and
 report the answer: the same outcome in one step); terminate(success) -> finish done;
-terminate(failure) -> finish infeasible. Serve mPLUG/GUI-Owl-7B or mPLUG/GUI-Owl-32B with vLLM.
+terminate(failure) -> finish infeasible.
+
+Asking the user: cannot. GUI-Owl's Mobile-Agent-v3 tool has no such action (GUI-Owl-1.5's `interact`,
+Mobile-Agent-v3.5, asks a person to clear a blocking window, not a question; not offered here), so tasks
+that need the user's answer fail for it. A reply that asks anyway (mobile_use ask_user, interact or
+call_user with a text) is read as a question, and the reply is noted after that step's conclusion as
+MobileWorld does ("; Ask user response: ..."). Serve mPLUG/GUI-Owl-7B or mPLUG/GUI-Owl-32B with vLLM.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from spa_bench.device.observation import Observation
 from spa_bench.models.messages import Message
 
 from .mobile_use_prompts import GUI_OWL_MOBILE_USE, GUI_OWL_USER_PROMPT
-from .qwen_vl import MobileUseCodec, tool_block
+from .qwen_vl import MobileUseCodec, answered, tool_block
 
 # coordinate_resize.update_image_size_: min_tokens=1, max_tokens=12800, tokens of 28 x 28 pixels
 GUI_OWL_RESIZE = SmartResize(factor=28, min_pixels=1 * 28 * 28, max_pixels=12800 * 28 * 28)
@@ -61,7 +67,8 @@ class GUIOwlAgent(NativeAgent):
         width, height = int(screen.frame.extent_x), int(screen.frame.extent_y)
         system = "You are a helpful assistant." + tool_block(GUI_OWL_MOBILE_USE, width, height)
         # the authors keep a step only when its reply was usable, and number the kept ones
-        summaries = [t.parsed.summary for t in self.turns if t.parsed is not None]
+        summaries = [t.parsed.summary + answered(t) if t.parsed.summary is not None else None
+                     for t in self.turns if t.parsed is not None]
         kept = summaries[-self.history_length:] if self.history_length else []
         first = len(summaries) - len(kept) + 1
         history = "".join(f"Step {i}: {s.replace(chr(10), '').replace(chr(34), '')}; "

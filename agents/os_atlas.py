@@ -22,10 +22,12 @@ over the screen (as AndroidControl's scroll: DOWN shows what is further down); P
 PRESS_RECENT (app switcher), ENTER; OPEN_APP [name]; WAIT (1 s). Finish: COMPLETE -> finish done. The
 card's action list has no way to give up or to answer; OS-Atlas defines custom actions as the place
 for such additions ("enabling the model to support new and unseen actions defined by users"), and
-its own GUI-Odyssey test prompt has IMPOSSIBLE, so two custom actions are appended: IMPOSSIBLE ->
-finish infeasible, ANSWER [text] -> finish done with that answer (`extra_actions=false` sends the
-card's list alone). A reply with no recognisable action, an unknown verb, a missing or out-of-frame
-point, or a bad scroll direction is an invalid step.
+its own GUI-Odyssey test prompt has IMPOSSIBLE, so three custom actions are appended: IMPOSSIBLE ->
+finish infeasible, ANSWER [text] -> finish done with that answer, ASK_USER [question] -> ask_user
+(`extra_actions=false` sends the card's list alone, and then OS-Atlas cannot ask). The user's reply goes
+into the history, on the line of the step that asked: `Step N: <thought> (the user replied: <reply>)`.
+A reply with no recognisable action, an unknown verb, a missing or out-of-frame point, or a bad scroll
+direction is an invalid step.
 
 Arguments: model (e.g. OS-Copilot/OS-Atlas-Pro-7B), base_url, api_key_env, temperature (0.0),
 max_tokens (128, as the card's max_new_tokens), history, extra_actions (true), image_format, and the
@@ -40,7 +42,7 @@ from typing import Any, ClassVar
 from spa_bench.agent.codec import DecodedReply, NativeCodec, ReplyError, point_of
 from spa_bench.agent.frames import FrameSpec
 from spa_bench.agent.native import NativeAction, NativeActionError, Verb
-from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen, _flag
+from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen, Turn, _flag
 from spa_bench.device.observation import Observation
 from spa_bench.models.messages import Message, text_part
 
@@ -141,7 +143,13 @@ EXTRA_ACTIONS = (
     "    - purpose: Answer the user's question and finish the task.\n"
     "    - format: ANSWER [answer text]\n"
     "    - example usage: ANSWER [The meeting is at 3 pm]\n"
+    "\n"
+    "Custom Action 11: ASK_USER\n"
+    "    - purpose: Ask the user a question when the task lacks information only the user has.\n"
+    "    - format: ASK_USER [question]\n"
+    "    - example usage: ASK_USER [Which of the two addresses should I use?]\n"
 )
+REPLIED = " (the user replied: {reply})"
 
 _ACTIONS_LABEL = re.compile(r"\**\s*actions?\s*\**\s*[:：]\s*\**", re.I)
 _THOUGHTS_LABEL = re.compile(r"\**\s*thoughts?\s*\**\s*[:：]\s*\**", re.I)
@@ -164,7 +172,7 @@ def _bracketed(rest: str, verb: str) -> str:
 class OSAtlasCodec(NativeCodec):
     name = "os-atlas"
     verbs: frozenset[Verb] = frozenset(("tap", "long_press", "type", "scroll", "key", "open_app",
-                                                  "wait", "finish"))
+                                                  "wait", "ask", "finish"))
 
     def decode(self, text: str) -> DecodedReply:
         text = _SPECIAL_TOKENS.sub("", text)
@@ -207,6 +215,8 @@ class OSAtlasCodec(NativeCodec):
             return NativeAction("finish", status="infeasible")
         if verb == "ANSWER":
             return NativeAction("finish", text=_bracketed(rest, verb).strip())
+        if verb == "ASK_USER":
+            return NativeAction("ask", text=_bracketed(rest, verb).strip())
         raise ReplyError(f"unknown OS-Atlas action {verb!r}")
 
     def encode(self, native: NativeAction, thought: str) -> str:
@@ -231,6 +241,8 @@ class OSAtlasCodec(NativeCodec):
             return f"OPEN_APP [{native.text}]"
         if verb == "wait":
             return "WAIT"
+        if verb == "ask":
+            return f"ASK_USER [{native.text}]"
         if native.status == "infeasible":
             return "IMPOSSIBLE"
         return f"ANSWER [{native.text}]" if native.text else "COMPLETE"
@@ -240,7 +252,9 @@ class OSAtlasAgent(NativeAgent):
     info: ClassVar[AdapterInfo] = AdapterInfo(
         family="OS-Atlas-Pro", format_source="huggingface.co/OS-Copilot/OS-Atlas-Pro-7B (model card); "
         "OS-Copilot/OS-Atlas eval/data", calls_per_step=1,
-        models=("OS-Copilot/OS-Atlas-Pro-7B", "OS-Copilot/OS-Atlas-Pro-4B"))
+        models=("OS-Copilot/OS-Atlas-Pro-7B", "OS-Copilot/OS-Atlas-Pro-4B"),
+        asks="ASK_USER [question], a custom action added with extra_actions=true (the card's way to add "
+             "actions); the reply on that step's history line")
     default_history: ClassVar[int] = 1000  # every earlier step, as in the training prompts
     default_max_tokens: ClassVar[int | None] = 128
     frame_spec = FrameSpec.relative(1000)
@@ -253,7 +267,8 @@ class OSAtlasAgent(NativeAgent):
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         system = SYS_PROMPT.replace("{extra_actions}", EXTRA_ACTIONS if self.extra_actions else "")
-        lines = [f"Step {turn.step}: {self.remembered(turn.reply, turn.parsed)}" for turn in self.recent()]
+        lines = [f"Step {turn.step}: {self.remembered(turn.reply, turn.parsed)}{_replied(turn)}"
+                 for turn in self.recent()]
         history = "\n" + "\n".join(lines) + "\n" if lines else "null"
         task = f"Task instruction: {self.context.instruction}\nHistory: {history}"
         image = {"type": "image_url", "image_url": {"url": screen.image_url}}
@@ -269,3 +284,8 @@ class OSAtlasAgent(NativeAgent):
 
     def describe_arguments(self) -> dict[str, Any]:
         return super().describe_arguments() | {"extra_actions": self.extra_actions}
+
+
+def _replied(turn: Turn) -> str:
+    """The user's reply to the step that asked, on its history line ("" for other steps)."""
+    return "" if turn.user_reply is None else REPLIED.format(reply=" ".join(turn.user_reply.split()))

@@ -20,9 +20,19 @@ earlier steps: Qwen2.5-VL the tool calls made (the cookbook's example), Qwen3-VL
 
 Finish: terminate(success) -> finish done; terminate(failure) -> finish infeasible; answer(text) ->
 finish done with that answer (Qwen3-VL; Qwen2.5-VL's tool has no answer action, so its answer tasks
-cannot be answered: a reply with `answer` is still accepted). Serve Qwen/Qwen2.5-VL-7B-Instruct
+cannot be answered: a reply with `answer` is still accepted).
+
+Asking the user: the cookbooks' mobile_use has no such action. Tongyi-MAI/MobileWorld runs Qwen3-VL with
+the same tool plus `ask_user` (text: the question) and gives the reply back in the task progress, appended
+to that step's line as "; Ask user response: <reply>" (its agents/implementations/qwen3vl.py). With
+`version=3` and `ask_user=true` (the default) the system prompt is MobileWorld's
+MOBILE_QWEN3VL_PROMPT_WITH_ASK_USER (agents/mobile_use_prompts.py; it also differs from the cookbook's in
+two phrases), the user message stays the cookbook's; `ask_user=false` sends the cookbook's prompt.
+Qwen2.5-VL's tool has no way to ask and none is added: it cannot ask, and tasks that need the user's
+answer fail for it. Any mobile_use reply with ask_user (or GUI-Owl-1.5's interact / call_user with a
+text) is read as a question, and its reply shown as MobileWorld does. Serve Qwen/Qwen2.5-VL-7B-Instruct
 (or 72B) or Qwen/Qwen3-VL-8B-Instruct (or larger) with vLLM. Extra arguments: version (2.5 | 3),
-min_pixels, max_pixels.
+min_pixels, max_pixels, ask_user (true; Qwen3-VL only).
 """
 
 from __future__ import annotations
@@ -34,12 +44,18 @@ from typing import Any, Literal
 from spa_bench.agent.codec import DecodedReply, NativeCodec, ReplyError, point_of
 from spa_bench.agent.frames import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, FrameSpec, SmartResize
 from spa_bench.agent.native import NativeAction, NativeActionError, Verb
-from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen, Turn
+from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen, Turn, _flag
 from spa_bench.device.observation import Observation
 from spa_bench.errors import ConfigError
 from spa_bench.models.messages import Message
 
-from .mobile_use_prompts import NOUS_TOOLS_PREFIX, NOUS_TOOLS_SUFFIX, QWEN3_SYSTEM_PROMPT, QWEN25_MOBILE_USE
+from .mobile_use_prompts import (
+    MOBILEWORLD_QWEN3_ASK_USER_PROMPT,
+    NOUS_TOOLS_PREFIX,
+    NOUS_TOOLS_SUFFIX,
+    QWEN3_SYSTEM_PROMPT,
+    QWEN25_MOBILE_USE,
+)
 
 _TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.S)
 _KEYS = {"enter": "enter", "keycode_enter": "enter", "66": "enter", "back": "back", "keycode_back": "back",
@@ -47,6 +63,9 @@ _KEYS = {"enter": "enter", "keycode_enter": "enter", "66": "enter", "back": "bac
          "delete": "delete", "keycode_del": "delete", "67": "delete", "app_switch": "app_switch",
          "keycode_app_switch": "app_switch", "menu": "app_switch"}
 _BUTTONS = {"back": "back", "home": "home", "menu": "app_switch", "enter": "enter"}
+# MobileWorld's ask_user; GUI-Owl-1.5's interact / call_user (Mobile-Agent-v3.5 run_gui_owl_1_5_for_mobile.py)
+_ASKS = ("ask_user", "interact", "call_user", "calluser")
+ASK_USER_RESPONSE = "; Ask user response: {reply}"  # MobileWorld's qwen3vl.py, after the step's conclusion
 
 
 def tool_block(tool: dict[str, Any], width: int | None = None, height: int | None = None) -> str:
@@ -67,11 +86,14 @@ class MobileUseCodec(NativeCodec):
         {"tap", "long_press", "swipe", "type", "key", "open_app", "wait", "finish"})
 
     def __init__(self, name: str = "qwen-vl", answers: bool = True, opens: bool = True,
-                 layout: Literal["plain", "thought_action", "thinking_conclusion"] = "plain") -> None:
+                 layout: Literal["plain", "thought_action", "thinking_conclusion"] = "plain",
+                 asks: bool = False) -> None:
         self.name = name
-        self.answers, self.opens, self.layout = answers, opens, layout
+        self.answers, self.opens, self.layout, self.asks = answers, opens, layout, asks
         if not opens:
             self.verbs = self.verbs - {"open_app"}
+        if asks:  # the scripted model writes ask_user only where the prompt offers it
+            self.verbs = self.verbs | {"ask"}
 
     # -- reading --------------------------------------------------------------------------------------
     def call_of(self, text: str) -> dict[str, Any]:
@@ -161,6 +183,11 @@ class MobileUseCodec(NativeCodec):
             if not isinstance(args.get("text"), str):
                 raise ReplyError("answer needs text")
             return NativeAction("finish", text=args["text"])
+        if action in _ASKS:
+            question = args.get("text")
+            if not isinstance(question, str) or not question.strip():
+                raise ReplyError(f"{action} needs text: the question to ask the user")
+            return NativeAction("ask", text=question)
         raise ReplyError(f"unknown mobile_use action {action!r}")
 
     # -- writing (the scripted model) ------------------------------------------------------------------
@@ -204,6 +231,8 @@ class MobileUseCodec(NativeCodec):
             return {"action": "open", "text": native.text or ""}
         if verb == "wait":
             return {"action": "wait", "time": native.seconds or 1.0}
+        if verb == "ask":
+            return {"action": "ask_user", "text": native.text or ""}
         if native.text:
             if not self.answers:
                 raise NativeActionError(f"{self.name}'s mobile_use has no answer action")
@@ -226,17 +255,22 @@ class QwenVLAgent(NativeAgent):
     info = AdapterInfo(
         family="Qwen2.5-VL / Qwen3-VL",
         format_source="QwenLM/Qwen3-VL cookbooks/mobile_agent.ipynb, cookbooks/utils/agent_function_call.py",
-        models=("Qwen/Qwen2.5-VL-7B-Instruct", "Qwen/Qwen3-VL-8B-Instruct (version=3)"))
+        models=("Qwen/Qwen2.5-VL-7B-Instruct", "Qwen/Qwen3-VL-8B-Instruct (version=3)"),
+        asks="Qwen3-VL: MobileWorld's mobile_use ask_user (text), the reply as '; Ask user response: ...' "
+             "in the task progress (ask_user=false: not offered); Qwen2.5-VL: cannot ask (the tool has "
+             "no such action)")
     default_history = 100
     default_max_tokens = 2048
 
     def __init__(self, version: str | float = "2.5", min_pixels: int = QWEN_MIN_PIXELS,
-                 max_pixels: int = QWEN_MAX_PIXELS, **kwargs: Any) -> None:
+                 max_pixels: int = QWEN_MAX_PIXELS, ask_user: bool | str = True, **kwargs: Any) -> None:
         self.version = {"2.5": "2.5", "3": "3", "3.0": "3"}.get(str(version), "")
         if not self.version:
             raise ConfigError(f"version must be 2.5 or 3, not {version!r}")
+        self.ask_user = self.version == "3" and _flag(ask_user, "ask_user")
         if self.version == "3":
-            self.codec = MobileUseCodec("qwen-vl", answers=True, opens=False, layout="thought_action")
+            self.codec = MobileUseCodec("qwen-vl", answers=True, opens=False, layout="thought_action",
+                                        asks=self.ask_user)
             self.frame_spec = FrameSpec.relative(999)
         else:
             self.codec = MobileUseCodec("qwen-vl", answers=False, opens=True, layout="plain")
@@ -246,19 +280,23 @@ class QwenVLAgent(NativeAgent):
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         if self.version == "3":
-            system = QWEN3_SYSTEM_PROMPT
-            steps = "".join(f"Step {i}: {_clean(self._summary(t))}; " for i, t in self._numbered())
+            system = MOBILEWORLD_QWEN3_ASK_USER_PROMPT if self.ask_user else QWEN3_SYSTEM_PROMPT
+            steps = "".join(f"Step {i}: {_clean(self._summary(t) + answered(t))}; "
+                            for i, t in self._numbered())
             query = (f"The user query: {self.context.instruction}.\nTask progress (You have done the "
                      f"following operation on the current device): {steps}.\n")
         else:
             width, height = int(screen.frame.extent_x), int(screen.frame.extent_y)
             system = "You are a helpful assistant." + tool_block(QWEN25_MOBILE_USE, width, height)
-            steps = "".join(f"Step {i}: {self._call(t)}; " for i, t in self._numbered())
+            steps = "".join(f"Step {i}: {self._call(t)}{answered(t)}; " for i, t in self._numbered())
             query = (f"The user query:  {self.context.instruction}\nTask progress (You have done the "
                      f"following operation on the current device): {steps}")
         return [{"role": "system", "content": system},
                 {"role": "user", "content": [{"type": "text", "text": query},
                                              {"type": "image_url", "image_url": {"url": screen.image_url}}]}]
+
+    def describe_arguments(self) -> dict[str, Any]:
+        return super().describe_arguments() | {"version": self.version, "ask_user": self.ask_user}
 
     def _numbered(self) -> list[tuple[int, Turn]]:
         turns = self.recent()
@@ -272,6 +310,11 @@ class QwenVLAgent(NativeAgent):
     def _call(self, turn: Turn) -> str:
         match = _TOOL_CALL.search(turn.reply)
         return " ".join((match.group(1) if match else turn.reply).split())
+
+
+def answered(turn: Turn) -> str:
+    """MobileWorld's note of the user's reply after the step that asked ("" for other steps)."""
+    return ASK_USER_RESPONSE.format(reply=turn.user_reply) if turn.user_reply is not None else ""
 
 
 def _clean(text: str) -> str:

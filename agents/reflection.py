@@ -20,6 +20,7 @@ save_marks), plus reflect_max_side (768): the longest side of the two screenshot
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from spa_bench.agent import AgentStep, TaskContext
@@ -74,6 +75,7 @@ class ReflectionAgent(MarkedScreenAgent):
         self.last_action: str | None = None
 
     def step(self, observation: Observation) -> AgentStep:
+        self.take_reply(observation)
         usage, model_s, prefix = None, 0.0, ""
         if self.before is not None and self.last_action is not None and self.history:
             reply = self.client.chat([
@@ -85,14 +87,15 @@ class ReflectionAgent(MarkedScreenAgent):
             outcome = read_outcome(reply.text)
             note = NOTES[self.language][outcome] if outcome else "reflection: unreadable"
             last = self.history[-1]
-            self.history[-1] = type(last)(last.step, last.thought, last.action,
-                                          f"{last.note}; {note}" if last.note else note)
+            self.history[-1] = replace(last, note=f"{last.note}; {note}" if last.note else note)
             prefix = f"[reflection] {reply.text}\n\n[action] "
         reply = self.client.chat(self.messages(observation))
         total = reply.usage if usage is None else usage + reply.usage
         result = self.interpret(reply, observation, usage=total, model_s=model_s + reply.model_s,
                                 prefix=prefix)
-        carried_out = not isinstance(result.action, str) and getattr(result.action, "type", "") != "finish"
+        # a question to the user changes nothing on the screen: nothing to reflect on
+        carried_out = (not isinstance(result.action, str)
+                       and getattr(result.action, "type", "") not in ("finish", "ask_user"))
         self.before = observation.screenshot_png if carried_out else None
         self.last_action = describe(result.action) if carried_out and not isinstance(
             result.action, str | dict) and result.action is not None else None

@@ -23,22 +23,32 @@ the screenshot it answered for the last `history` - 1 of them, and the current s
 `history` (default 5) screenshots per request.
 
 Finish: `finished(content='...')` -> finish (done) with the content as the answer (UI-TARS writes its
-answer or a summary there); `call_user()` (1.0) -> finish infeasible; UI-TARS has no other way to say
-a task is infeasible. Thought language: English, or Chinese for Chinese tasks (`prompt_language`).
+answer or a summary there); UI-TARS has no way to say a task is infeasible. Thought language: English,
+or Chinese for Chinese tasks (`prompt_language`).
+
+Asking the user: `call_user()`, in the authors' words "Submit the task and call the user when the task
+is unsolvable, or when you need the user's help" (bytedance/UI-TARS README_v1.md, the action spaces of
+its computer and vLLM-example prompts; UI-TARS-1.5 still emits it, and the package's parser knows it as
+CALL_USER). It takes no argument, so the question asked is the step's Thought -> ask_user. Neither
+mobile prompt (MOBILE_USE_DOUBAO, the 1.0 mobile template) lists it: with `ask_user=true` (the
+default) the authors' call_user line is added after finished(...) in the action space; `ask_user=false`
+sends their mobile prompt unchanged (a call_user() reply is still read as a question). The user's reply
+goes back as the authors' chat does with a person's words: a user message with the reply's text, right
+after the assistant turn that called the user (and before the next screenshot).
 
 Arguments: those of every native adapter (spa_bench.agent.native_agent), plus version (1.5 | 1.0),
-min_pixels, max_pixels. Serve e.g. ByteDance-Seed/UI-TARS-1.5-7B with vLLM.
+min_pixels, max_pixels, ask_user (true). Serve e.g. ByteDance-Seed/UI-TARS-1.5-7B with vLLM.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any
 
 from spa_bench.agent.codec import DecodedReply, NativeCodec, ReplyError, call_of, point_of, quote
 from spa_bench.agent.frames import QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, FrameSpec, SmartResize
 from spa_bench.agent.native import NativeAction, NativeActionError, Verb
-from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen
+from spa_bench.agent.native_agent import AdapterInfo, NativeAgent, Screen, _flag
 from spa_bench.device.observation import Observation
 from spa_bench.errors import ConfigError
 from spa_bench.models.messages import Message, system_message
@@ -51,8 +61,11 @@ _VERBS: dict[str, Verb] = {
     "click": "tap", "left_single": "tap", "left_double": "double_tap", "long_press": "long_press",
     "type": "type", "scroll": "scroll", "drag": "swipe", "swipe": "swipe", "open_app": "open_app",
     "press_home": "key", "press_back": "key", "home": "key", "back": "key", "wait": "wait",
-    "finished": "finish", "call_user": "finish", "hotkey": "key", "press_enter": "key",
+    "finished": "finish", "call_user": "ask", "hotkey": "key", "press_enter": "key",
 }
+# bytedance/UI-TARS README_v1.md, the computer prompt's action space (verbatim)
+CALL_USER_LINE = ("call_user() # Submit the task and call the user when the task is unsolvable, or when "
+                  "you need the user's help.\n")
 
 
 def _canonical(text: str) -> str:
@@ -66,7 +79,7 @@ def _canonical(text: str) -> str:
 class UITarsCodec(NativeCodec):
     name = "ui-tars"
     verbs: frozenset[Verb] = frozenset(
-        {"tap", "long_press", "type", "scroll", "swipe", "open_app", "key", "wait", "finish"})
+        {"tap", "long_press", "type", "scroll", "swipe", "open_app", "key", "wait", "ask", "finish"})
     type_submits = True
 
     version = "1.5"
@@ -93,9 +106,10 @@ class UITarsCodec(NativeCodec):
         first = parsed[0]
         name = str(first.get("action_type") or "")
         inputs: dict[str, Any] = first.get("action_inputs") or {}
-        return DecodedReply(self._native(name, inputs), thought=first.get("thought"))
+        thought = first.get("thought")
+        return DecodedReply(self._native(name, inputs, thought), thought=thought)
 
-    def _native(self, name: str, inputs: dict[str, Any]) -> NativeAction:
+    def _native(self, name: str, inputs: dict[str, Any], thought: str | None = None) -> NativeAction:
         verb = _VERBS.get(name)
         if verb is None:
             raise ReplyError(f"unknown action {name!r} (known: {', '.join(sorted(_VERBS))})")
@@ -123,9 +137,13 @@ class UITarsCodec(NativeCodec):
             return NativeAction("open_app", text=str(inputs.get("app_name") or ""))
         if verb == "wait":
             return NativeAction("wait", seconds=5.0)  # "Sleep for 5s and take a screenshot"
+        if verb == "ask":  # call_user() has no argument: the thought says what the model wants to know
+            question = str(inputs.get("content") or "").strip() or (thought or "").strip()
+            if not question:
+                raise ReplyError("call_user() with no Thought: there is no question to ask the user")
+            return NativeAction("ask", text=question)
         if verb == "finish":
-            status: Literal["done", "infeasible"] = "infeasible" if name == "call_user" else "done"
-            return NativeAction("finish", text=str(inputs.get("content") or "") or None, status=status)
+            return NativeAction("finish", text=str(inputs.get("content") or "") or None)
         return NativeAction(verb, point=start, end=end)
 
     # -- writing (the scripted model) ------------------------------------------------------------------
@@ -157,8 +175,8 @@ class UITarsCodec(NativeCodec):
             call = f"open_app(app_name={quote(native.text or '')})"
         elif verb == "wait":
             call = "wait()"
-        elif native.status == "infeasible" and self.version != "1.5":
-            call = "call_user()"
+        elif verb == "ask":  # the question is the thought
+            return f"Thought: {native.text or thought}\nAction: call_user()"
         else:
             call = f"finished(content={quote(native.text or '')})"
         return f"Thought: {thought}\nAction: {call}"
@@ -197,18 +215,25 @@ class UITarsV1Codec(UITarsCodec):
     type: scroll(start_box, end_box) is the swipe)."""
 
     version = "1.0"
-    verbs = frozenset({"tap", "long_press", "type", "swipe", "key", "wait", "finish"})
+    verbs = frozenset({"tap", "long_press", "type", "swipe", "key", "wait", "ask", "finish"})
     type_submits = False
 
 
-def mobile_prompt(version: str, language: str, instruction: str) -> str:
+def mobile_prompt(version: str, language: str, instruction: str, ask_user: bool = False) -> str:
     """The authors' mobile prompt: MOBILE_USE_DOUBAO for 1.5; for 1.0 the README_v1 template, whose
-    fixed "Use English" says Chinese for Chinese tasks (what 1.5's {language} does)."""
+    fixed "Use English" says Chinese for Chinese tasks (what 1.5's {language} does). `ask_user` adds
+    their call_user line after the finished line, as in their computer prompt."""
     from ui_tars.prompt import MOBILE_USE_DOUBAO
 
     if version == "1.5":
-        return str(MOBILE_USE_DOUBAO).format(language=language, instruction=instruction)
-    return MOBILE_PROMPT_V1.replace("Use English in", f"Use {language} in") + instruction
+        prompt = str(MOBILE_USE_DOUBAO).format(language=language, instruction=instruction)
+    else:
+        prompt = MOBILE_PROMPT_V1.replace("Use English in", f"Use {language} in") + instruction
+    if not ask_user:
+        return prompt
+    head, finished, tail = prompt.partition("finished(content=")
+    end = tail.index("\n") + 1
+    return head + finished + tail[:end] + CALL_USER_LINE + tail[end:]
 
 
 class UITarsAgent(NativeAgent):
@@ -217,12 +242,15 @@ class UITarsAgent(NativeAgent):
     info = AdapterInfo(
         family="UI-TARS-1.5 / 1.0",
         format_source="PyPI ui-tars: ui_tars/prompt.py MOBILE_USE_DOUBAO, ui_tars/action_parser.py",
-        models=("ByteDance-Seed/UI-TARS-1.5-7B", "bytedance-research/UI-TARS-7B-SFT (version=1.0)"))
+        models=("ByteDance-Seed/UI-TARS-1.5-7B", "bytedance-research/UI-TARS-7B-SFT (version=1.0)"),
+        asks="call_user() (the Thought is the question; the line is added to the prompt unless "
+             "ask_user=false); the reply: a user message after that turn")
     default_history = 5
     default_max_tokens = 1024
 
     def __init__(self, version: str | float = "1.5", min_pixels: int = QWEN_MIN_PIXELS,
-                 max_pixels: int = QWEN_MAX_PIXELS, **kwargs: Any) -> None:
+                 max_pixels: int = QWEN_MAX_PIXELS, ask_user: bool | str = True, **kwargs: Any) -> None:
+        self.ask_user = _flag(ask_user, "ask_user")
         self.version = str(version)
         if self.version not in ("1.5", "1.0", "1"):
             raise ConfigError(f"version must be 1.5 or 1.0, not {version!r}")
@@ -236,7 +264,7 @@ class UITarsAgent(NativeAgent):
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:
         language = "Chinese" if self.language == "zh" else "English"
-        prompt = mobile_prompt(self.version, language, self.context.instruction)
+        prompt = mobile_prompt(self.version, language, self.context.instruction, self.ask_user)
         out: list[Message] = [system_message("You are a helpful assistant."),
                               {"role": "user", "content": [{"type": "text", "text": prompt}]}]
         with_image = len(self.turns) - (self.history_length - 1)  # earlier turns that keep their image
@@ -244,8 +272,13 @@ class UITarsAgent(NativeAgent):
             if index >= with_image:
                 out.append(_image_message(turn.screen.image_url))
             out.append({"role": "assistant", "content": turn.reply})
+            if turn.user_reply is not None:  # the user's answer to call_user(), as a person's message
+                out.append({"role": "user", "content": [{"type": "text", "text": turn.user_reply}]})
         out.append(_image_message(screen.image_url))
         return out
+
+    def describe_arguments(self) -> dict[str, Any]:
+        return super().describe_arguments() | {"version": self.version, "ask_user": self.ask_user}
 
 
 def _image_message(url: str) -> Message:

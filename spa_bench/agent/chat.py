@@ -4,7 +4,9 @@ A ChatAgent builds one request per step (system prompt, task, history, element l
 screenshot), reads an action out of the reply (spa_bench.agent.parsing), and keeps a short history.
 An answer it cannot use is handed to the runner as the raw text - the episode records an invalid step
 with that text - and the next prompt tells the model what was wrong, so one bad answer does not end the
-episode. Token usage, cost and model time of every call go into the AgentStep.
+episode. Token usage, cost and model time of every call go into the AgentStep. The model may ask the
+user (`ask_user`); the reply, which the next observation carries, is said in the next prompt and kept
+with that step in the history.
 
 Constructor arguments (all `--agent-arg key=value`) are documented in agents/mllm.py.
 """
@@ -12,11 +14,12 @@ Constructor arguments (all `--agent-arg key=value`) are documented in agents/mll
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
-from spa_bench.actions import Action, Finish, LongPress, Swipe, Tap, parse_action
+from spa_bench.actions import Action, AskUser, Finish, LongPress, Swipe, Tap, parse_action
 from spa_bench.agent import AgentStep, BaseAgent, TaskContext
 from spa_bench.agent.parsing import AnswerParseError, parse_answer
 from spa_bench.agent.prompting import HistoryItem, PromptLanguage, shorten, step_prompt, system_prompt
@@ -78,6 +81,7 @@ class ChatAgent(BaseAgent):
     def reset(self, context: TaskContext) -> None:
         super().reset(context)
         self.history, self.invalid_reason, self.steps = [], None, 0
+        self.asked = False  # the last step's action was ask_user
 
     def close(self) -> None:
         self.client.close()
@@ -90,9 +94,16 @@ class ChatAgent(BaseAgent):
 
     # -- one step -------------------------------------------------------------------------------------
     def step(self, observation: Observation) -> AgentStep:
+        self.take_reply(observation)
         messages = self.messages(observation)
         reply = self.client.chat(messages)
         return self.interpret(reply, observation)
+
+    def take_reply(self, observation: Observation) -> None:
+        """Keep the user's reply to the last step's question with that step in the history."""
+        if self.asked and observation.user_reply is not None and self.history:
+            self.history[-1] = replace(self.history[-1], reply=observation.user_reply)
+        self.asked = False
 
     def messages(self, observation: Observation) -> list[Message]:
         """System prompt + one user message (text, then the image when `with_image`)."""
@@ -101,7 +112,8 @@ class ChatAgent(BaseAgent):
             elements=self.element_list(observation), element_count=len(observation.elements),
             history=self.history[-self.history_length:] if self.history_length else [],
             step=self.steps, max_steps=self.context.max_steps, package=observation.package,
-            keyboard=observation.keyboard_shown, invalid_reason=self.invalid_reason)
+            keyboard=observation.keyboard_shown, invalid_reason=self.invalid_reason,
+            user_reply=observation.user_reply)
         images = self.images(observation)
         user = self.client.user_message(text, *images) if images else user_message(text)
         return [system_message(system_prompt(self.language, self.with_image)), user]
@@ -141,6 +153,7 @@ class ChatAgent(BaseAgent):
             note = f"invalid: there is no element {element} (0..{len(observation.elements) - 1})"
         self.invalid_reason = note.removeprefix("invalid: ") if note else None
         self.history.append(HistoryItem(self.steps, parsed.thought, describe(action), note))
+        self.asked = isinstance(action, AskUser)
         return AgentStep(action, output=output, usage=usage, model_s=model_s)
 
     def _invalid(self, raw: str, reason: str, usage: TokenUsage, model_s: float | None,

@@ -8,10 +8,11 @@ native model of the tests (`from_action`), so no adapter re-implements a mapping
 
 Verbs: tap, double_tap, long_press, swipe (point -> end), scroll (direction, optionally at a point),
 type (text, optionally submitted with enter), key (back / home / enter / app_switch), open_app (by
-name), wait, note (a step with no effect on the phone, such as CogAgent's QUOTE_TEXT or AutoGLM's Note:
-recorded as a 0.1 s wait; its text may be the answer a later finish reports), finish (done or
-infeasible, optional answer). A double tap has no action of its own in our union: it becomes a tap
-(documented in the adapters that have it).
+name), wait, ask (a question to the user: our AskUser, whose reply the next observation carries), note
+(a step with no effect on the phone, such as CogAgent's QUOTE_TEXT or AutoGLM's Note: recorded as a
+0.1 s wait; its text may be the answer a later finish reports), finish (done or infeasible, optional
+answer). A double tap has no action of its own in our union: it becomes a tap (documented in the
+adapters that have it).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Literal
 
 from spa_bench.actions import (
     Action,
+    AskUser,
     Direction,
     Finish,
     Key,
@@ -38,7 +40,7 @@ from spa_bench.device.elements import UIElement
 from spa_bench.device.observation import Observation
 
 Verb = Literal["tap", "double_tap", "long_press", "swipe", "scroll", "type", "key", "open_app", "wait",
-               "note", "finish"]
+               "ask", "note", "finish"]
 Point = tuple[float, float]
 
 # A scroll "down" shows what is further down, as in spa_bench.actions.Scroll; a point-less one swipes over
@@ -57,7 +59,7 @@ class NativeAction:
     verb: Verb
     point: Point | None = None
     end: Point | None = None  # swipe: where the finger stops
-    text: str | None = None  # type: the text; open_app: the app's name; finish: the answer
+    text: str | None = None  # type: the text; open_app: the app's name; ask: the question; finish: the answer
     direction: Direction | None = None
     key: KeyName | None = None
     enter: bool = False  # type: submit after typing
@@ -127,6 +129,10 @@ def _to_action(native: NativeAction, frame: Frame) -> Action:
     if verb == "wait":
         seconds = native.seconds if native.seconds is not None else 1.0
         return Wait(seconds=min(max(seconds, 0.1), 60.0))
+    if verb == "ask":
+        if not native.text or not native.text.strip():
+            raise NativeActionError("ask needs the question to ask the user")
+        return AskUser(question=native.text.strip())
     if verb == "note":
         return Wait(seconds=0.1)
     if verb == "finish":
@@ -184,6 +190,8 @@ def from_action(action: Action, frame: Frame, observation: Observation | None = 
         return NativeAction("open_app", text=action.app)
     if isinstance(action, Wait):
         return NativeAction("wait", seconds=action.seconds)
+    if isinstance(action, AskUser):
+        return NativeAction("ask", text=action.question)
     return NativeAction("finish", text=action.answer, status=action.status)
 
 

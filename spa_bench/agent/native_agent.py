@@ -17,6 +17,13 @@ Arguments common to every native adapter (`--agent-arg key=value`):
 - prompt_language: auto (the task's), en or zh, for adapters whose authors wrote both;
 - image_format (png | jpeg) and resize_image (false), see above.
 
+Asking the user: a codec that reads its model's way to ask (UI-TARS's call_user(), AutoGLM's Interact,
+MobileWorld's mobile_use ask_user, ...) returns the `ask` verb, which becomes our AskUser. The user's
+reply arrives with the next observation (`Observation.user_reply`); `step` keeps it on the turn that
+asked (`Turn.user_reply`), and each adapter's `messages` shows it the way its format gives a user's words
+back (a user turn, a line in the history). `AdapterInfo.asks` says how, or why the adapter cannot ask
+(the table in the README's "Agents that ask the user").
+
 Adding an adapter: a NativeCodec subclass (spa_bench.agent.codec) that reads (`decode`) and writes
 (`encode`) the model's syntax as NativeActions in its frame; a NativeAgent subclass with `info`,
 `codec`, `frame_spec` (spa_bench.agent.frames) and `messages`; a line in spa_bench.agent's AGENTS; and
@@ -27,9 +34,10 @@ its name with five or more malformed replies in tests/agents/test_native_adapter
 from __future__ import annotations
 
 from abc import abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
+from spa_bench.actions import AskUser
 from spa_bench.agent import AgentStep, BaseAgent, TaskContext
 from spa_bench.agent.chat import model_config
 from spa_bench.agent.codec import NativeCodec, ParsedReply, ReplyError
@@ -48,6 +56,8 @@ class AdapterInfo:
     format_source: str  # where the prompt and action syntax are defined
     calls_per_step: int = 1
     models: tuple[str, ...] = ()  # model ids to serve (README table)
+    # how the model asks the user (its action, where the reply goes), or why it cannot: README table
+    asks: str = "cannot ask: its action space has no way to ask the user"
 
 
 @dataclass(frozen=True)
@@ -69,6 +79,11 @@ class Turn:
     reply: str
     parsed: ParsedReply | None
     error: str | None = None
+    user_reply: str | None = None  # the user's answer, when this turn asked (AskUser)
+
+    @property
+    def asked(self) -> bool:
+        return self.parsed is not None and isinstance(self.parsed.action, AskUser)
 
 
 class NativeAgent(BaseAgent):
@@ -122,9 +137,18 @@ class NativeAgent(BaseAgent):
 
     # -- one step -------------------------------------------------------------------------------------
     def step(self, observation: Observation) -> AgentStep:
+        self.take_reply(observation)
         screen = self.screen(observation)
         reply = self.client.chat(self.messages(observation, screen), **self.sampling)
         return self.interpret(reply, screen, observation)
+
+    def take_reply(self, observation: Observation) -> None:
+        """Keep the user's reply to the last turn's question on that turn, where `messages` show it."""
+        if observation.user_reply is None or not self.turns:
+            return
+        last = self.turns[-1]
+        if last.asked and last.user_reply is None:
+            self.turns[-1] = replace(last, user_reply=observation.user_reply)
 
     def screen(self, observation: Observation) -> Screen:
         """The image to send and its frame: the phone's PNG as it is, or smart-resized here."""

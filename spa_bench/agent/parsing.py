@@ -38,6 +38,7 @@ _TYPE_ALIASES = {
     "wait": "wait",
     "finish": "finish", "done": "finish", "stop": "finish", "complete": "finish", "status": "finish",
     "answer": "finish", "infeasible": "finish",
+    "askuser": "ask_user", "ask": "ask_user", "calluser": "ask_user", "askquestion": "ask_user",
 }
 _KEY_TYPES = {"back", "home", "enter"}
 _ELEMENT_KEYS = ("element", "index", "element_id", "mark", "id", "som", "number")
@@ -186,6 +187,11 @@ def normalize_action(raw: dict[str, Any]) -> dict[str, Any]:
         for key in ("app_name", "name", "package"):
             if key in action:
                 action["app"] = action.pop(key)
+                break
+    if mapped == "ask_user" and "question" not in action:  # MobileWorld's {"action_type": "ask_user", "text"}
+        for key in ("text", "message", "content", "query"):
+            if key in action:
+                action["question"] = action.pop(key)
                 break
     if mapped == "scroll" and "direction" in action and isinstance(action["direction"], str):
         action["direction"] = action["direction"].strip().lower()

@@ -23,6 +23,7 @@ Actions (answer with exactly one, as JSON):
 {"type": "key", "key": "back"}                      press back / home / enter
 {"type": "open_app", "app": "Settings"}             open an app by name
 {"type": "wait", "seconds": 2}                      wait for the screen to change
+{"type": "ask_user", "question": "..."}             ask the user what only they know (reply: next step)
 {"type": "finish", "status": "done", "answer": "..."}   the task is complete ("answer" only for questions)
 {"type": "finish", "status": "infeasible"}          the task cannot be done
 Coordinates {"type": "tap", "x": X, "y": Y} are allowed, but prefer element numbers."""
@@ -36,6 +37,7 @@ ACTIONS_ZH = """\
 {"type": "key", "key": "back"}                      按返回 back / 主屏幕 home / 回车 enter
 {"type": "open_app", "app": "设置"}                  按名称打开应用
 {"type": "wait", "seconds": 2}                      等待屏幕变化
+{"type": "ask_user", "question": "..."}             向用户询问只有用户知道的信息（下一步会收到回答）
 {"type": "finish", "status": "done", "answer": "..."}   任务已完成（只有问题类任务才需要 "answer"）
 {"type": "finish", "status": "infeasible"}          任务无法完成
 也可以用坐标 {"type": "tap", "x": X, "y": Y}，但请优先使用元素编号。"""
@@ -76,14 +78,16 @@ TEXT = {
            "invalid": "Your last answer could not be used ({reason}). Answer again in the required format: "
                       "'Reason: ...' then 'Action: {{...}}' with one JSON object.",
            "step": "Step {n} of at most {limit}.", "keyboard": "The on-screen keyboard is open.",
-           "next": "What is the next action?"},
+           "next": "What is the next action?", "replied": "The user's reply to your question: {reply}",
+           "reply_note": "the user replied: {reply}"},
     "zh": {"task": "任务：{instruction}", "elements": "屏幕上的元素（{count} 个）：",
            "no_elements": "（没有元素：屏幕可能还在加载）", "history": "你之前的步骤：",
            "no_history": "这是第一步。", "app": "前台应用：{package}",
            "invalid": "你上一次的回答无法使用（{reason}）。请按要求的格式重新回答："
                       "先写 'Reason: ...'，再写 'Action: {{...}}'，只包含一个 JSON 对象。",
            "step": "第 {n} 步，最多 {limit} 步。", "keyboard": "屏幕键盘已打开。",
-           "next": "下一步动作是什么？"},
+           "next": "下一步动作是什么？", "replied": "用户对你的问题的回答：{reply}",
+           "reply_note": "用户回答：{reply}"},
 }
 
 
@@ -101,6 +105,7 @@ class HistoryItem:
     thought: str | None
     action: str  # the action as JSON text, or the raw answer when it was invalid
     note: str | None = None  # e.g. "invalid: ..." or a reflection's verdict
+    reply: str | None = None  # the user's reply, when the action was ask_user
 
 
 def format_history(items: Sequence[HistoryItem], language: PromptLanguage) -> str:
@@ -114,14 +119,18 @@ def format_history(items: Sequence[HistoryItem], language: PromptLanguage) -> st
             line += f"  # {shorten(item.thought, 160)}"
         if item.note:
             line += f"  [{item.note}]"
+        if item.reply is not None:  # in full: the user's words may be the very value the task needs
+            line += "  -> " + text["reply_note"].format(reply=" ".join(item.reply.split()))
         lines.append(line)
     return "\n".join(lines)
 
 
 def step_prompt(*, language: PromptLanguage, instruction: str, elements: str, element_count: int,
                 history: Sequence[HistoryItem], step: int, max_steps: int, package: str | None,
-                keyboard: bool, invalid_reason: str | None) -> str:
-    """The user message text of one step (the screenshot, if any, is attached after it)."""
+                keyboard: bool, invalid_reason: str | None, user_reply: str | None = None) -> str:
+    """The user message text of one step (the screenshot, if any, is attached after it). `user_reply`:
+    the user's answer to the last step's ask_user, said on its own line as well as in the history (which
+    may be cut to a few steps or none)."""
     text = TEXT[language]
     parts = [text["task"].format(instruction=instruction),
              text["step"].format(n=step + 1, limit=max_steps)]
@@ -130,6 +139,8 @@ def step_prompt(*, language: PromptLanguage, instruction: str, elements: str, el
     if keyboard:
         parts.append(text["keyboard"])
     parts.append(format_history(history, language))
+    if user_reply is not None:
+        parts.append(text["replied"].format(reply=user_reply))
     if invalid_reason:
         parts.append(text["invalid"].format(reason=invalid_reason))
     parts.append(text["elements"].format(count=element_count))

@@ -29,7 +29,10 @@ def test_show_prints_arguments_and_the_request_with_images_elided(capsys: pytest
     system, prompt, image = body["messages"]
     assert system == {"role": "system", "content": "You are a helpful assistant."}
     text = prompt["content"][0]["text"]
-    assert text.startswith(MOBILE_USE_DOUBAO.split("{language}")[0]) and "Use Chinese in `Thought`" in text
+    head = MOBILE_USE_DOUBAO.split("{language}")[0]  # the authors' text, plus their call_user line
+    finished = head.index("\n", head.index("finished(content=")) + 1
+    assert text.startswith(head[:finished] + "call_user() # Submit the task and call the user")
+    assert head[finished:] in text and "Use Chinese in `Thought`" in text
     assert "这是已打开的“设置”应用程序" in text  # SPA-Bench's prefix, then the task's own instruction
     url = image["content"][0]["image_url"]["url"]
     assert re.fullmatch(r"data:image/png;base64,<\d+ characters elided>", url)

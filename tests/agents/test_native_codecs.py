@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from spa_bench.actions import Finish, Key, LongPress, OpenApp, Swipe, Tap, TypeText, Wait
+from spa_bench.actions import AskUser, Finish, Key, LongPress, OpenApp, Swipe, Tap, TypeText, Wait
 from spa_bench.agent import AGENTS, TaskContext
 from spa_bench.agent.codec import ReplyError
 from spa_bench.agent.frames import FrameSpec, SmartResize
@@ -89,7 +89,7 @@ def test_autoglm_reads_the_examples_of_its_prompt() -> None:
     assert read('do(action="Back")') == Key(key="back") and read('do(action="Home")') == Key(key="home")
     assert read('do(action="Wait", duration="2 seconds")') == Wait(seconds=2)
     assert read('finish(message="Task completed.")') == Finish(answer="Task completed.")
-    assert read('do(action="Take_over", message="请登录")') == Finish(status="infeasible", answer="请登录")
+    assert read('do(action="Take_over", message="请登录")') == AskUser(question="请登录")
     # client.py rule 2: no tags at all, the action starts at do(action=
     untagged = agent.codec.parse('我先点击设置。do(action="Tap", element=[0,999])', frame)
     assert untagged.action == Tap(x=0, y=2397)
@@ -190,7 +190,12 @@ def test_ui_tars_sends_every_reply_and_the_last_five_screenshots(screen: Observa
     first, last = requests[0], requests[-1]
     assert first[0] == {"role": "system", "content": "You are a helpful assistant."}
     prompt = MOBILE_USE_DOUBAO.format(language="English", instruction="Turn off Wi-Fi.")
-    assert texts(first, "user")[0] == prompt
+    # the authors' prompt, with their call_user line after the finished line unless ask_user=false
+    finished = prompt.index("\n", prompt.index("finished(content=")) + 1
+    asking = (prompt[:finished] + "call_user() # Submit the task and call the user when the task is "
+              "unsolvable, or when you need the user's help.\n" + prompt[finished:])
+    assert texts(first, "user")[0] == asking
+    assert texts(next(iter(played("ui-tars", screen, 1, ask_user="false"))), "user")[0] == prompt
     assert images(first) == 1 and images(last) == 5
     assert len(texts(last, "assistant")) == 7  # every earlier reply, as text
     assert last[-1]["role"] == "user" and images([last[-1]]) == 1  # the current screenshot comes last
@@ -221,7 +226,7 @@ def test_qwen_vl_states_the_resolution_and_lists_the_steps(screen: Observation) 
     assert "Step 2: " in query and images(last) == 1 and len(last) == 2
     from spa_bench.agents.mobile_use_prompts import QWEN3_SYSTEM_PROMPT
 
-    last3 = list(played("qwen-vl", screen, 3, version="3"))[-1]
+    last3 = list(played("qwen-vl", screen, 3, version="3", ask_user="false"))[-1]
     assert texts(last3, "system")[0] == QWEN3_SYSTEM_PROMPT and "999x999" in QWEN3_SYSTEM_PROMPT
     assert texts(last3, "user")[0].endswith("Step 1: tap (tap the entry); Step 2: tap (tap the entry); .\n")
 
