@@ -91,6 +91,7 @@ def show_agent(
     body.update(adapter.config.extra_body)
     body.update(adapter.sampling)
     console.print(f"[bold]{name}[/bold]: {adapter.info.family}; format: {adapter.info.format_source}")
+    console.print(f"asks the user: {adapter.info.asks}")
     frame = screen.frame
     console.print(f"frame: {frame.spec.describe()}, {frame.extent_x:g}x{frame.extent_y:g} for the "
                   f"{observation.width}x{observation.height} screen sent at "
