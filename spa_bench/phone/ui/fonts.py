@@ -7,6 +7,7 @@ The collection has only the Regular weight; bold text is drawn with a thin strok
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
@@ -38,16 +39,39 @@ def text_mask(text: str, size: int, stroke: int, anchor: str,
     """One line of text as `ImageDraw.text` renders it on an RGB image: FreeType's coverage mask (mode L)
     and its offset from the drawing point. Cached, since every frame draws the same labels again and
     FreeType's rendering was a fifth of a frame's cost; `start` is the point's fractional part."""
+    key = (text, max(4, int(size)), stroke, anchor, start)
     with _lock:
-        return _mask(text, max(4, int(size)), stroke, anchor, start)
+        hit = _masks.get(key)
+        if hit is not None:
+            _masks.move_to_end(key)
+            return hit
+        mask, offset = _load(key[1]).getmask2(text, "L", None, None, None, stroke, anchor, 0, start,
+                                              stroke_filled=True)
+        _remember(key, (mask, offset))
+        return mask, offset
 
 
-@lru_cache(maxsize=1024)  # a few MB: labels are small, and a screen draws a few dozen
-def _mask(text: str, size: int, stroke: int, anchor: str,
-          start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
-    mask, offset = _load(size).getmask2(text, "L", None, None, None, stroke, anchor, 0, start,
-                                        stroke_filled=True)
-    return mask, offset
+# Masks cached by their pixels, not their number: a label is a few KB, but the text a user types or a
+# calculator's display (180 px high) makes a new mask of up to 200 KB at almost every step, and the
+# count-bound cache this replaces (1024 masks) could hold 200 MB of those.
+MASK_CACHE_BYTES = 4 << 20
+MASK_MAX_BYTES = 64 << 10  # a bigger mask is not cached: such text rarely comes back unchanged
+MaskKey = tuple[str, int, int, str, tuple[float, float]]  # text, size, stroke, anchor, start
+Mask = tuple[Any, tuple[int, int]]  # FreeType's coverage mask and its offset
+_masks: OrderedDict[MaskKey, Mask] = OrderedDict()
+_mask_bytes = 0
+
+
+def _remember(key: MaskKey, value: Mask) -> None:
+    global _mask_bytes
+    width, height = value[0].size
+    if width * height > MASK_MAX_BYTES:
+        return
+    _masks[key] = value
+    _mask_bytes += width * height
+    while _mask_bytes > MASK_CACHE_BYTES:
+        _, (old, _offset) = _masks.popitem(last=False)
+        _mask_bytes -= old.size[0] * old.size[1]
 
 
 def text_width(text: str, size: int) -> float:
