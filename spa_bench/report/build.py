@@ -15,6 +15,8 @@ from spa_bench.results.layout import write_json_atomic
 
 if TYPE_CHECKING:
     from spa_bench.evaluation.metrics import MetricsReport
+    from spa_bench.report.hard import HardView
+    from spa_bench.report.robust import RobustView
 
 REPORT_FILE = "report.html"
 
@@ -28,6 +30,8 @@ class ReportResult:
     episodes: int
     chunks: list[str]  # episode details to write beside the page (empty with embed)
     seconds: float
+    hard: HardView | None = None  # the hard view, when the report has hard tasks
+    robust: RobustView | None = None  # the robust view, when some episode ran on a varied device
 
     @property
     def size_bytes(self) -> int:
@@ -62,7 +66,8 @@ def build_report(run_dirs: list[Path], out: Path, *, embed: bool = False,
     page = render_page(data.document, data.chunks if embed else [], title)
     episodes = len(data.document["episodes"]["id"])
     return ReportResult(path=Path(out), html=page, metrics=data.metrics, runs=runs, episodes=episodes,
-                        chunks=[] if embed else data.chunks, seconds=time.perf_counter() - started)
+                        chunks=[] if embed else data.chunks, seconds=time.perf_counter() - started,
+                        hard=data.hard, robust=data.robust)
 
 
 def write_report(run_dirs: list[Path], out: Path | None = None, *, embed: bool = False,

@@ -23,7 +23,9 @@ from spa_bench.errors import ResultsError
 from spa_bench.evaluation.metrics import EPISODE_COLUMNS, MetricsReport, episode_row, summarize
 from spa_bench.evaluation.policy import INFRASTRUCTURE
 from spa_bench.report.details import CHUNK_SIZE, ImageSource, RelativeImages, episode_details, pack_chunk
+from spa_bench.report.hard import HardView, Outcome, episode_facts, hard_view
 from spa_bench.report.load import RunData, read_episode, task_suites
+from spa_bench.report.robust import RobustView, robust_view
 from spa_bench.results.schema import EpisodeLog
 
 if TYPE_CHECKING:
@@ -46,6 +48,8 @@ class ReportData:
     document: dict[str, Any]
     chunks: list[str]
     metrics: MetricsReport
+    hard: HardView | None = None  # None: no hard task in the report
+    robust: RobustView | None = None  # None: no episode on a varied device
 
 
 def _column(table: pd.DataFrame, column: str, kind: str) -> list[Any]:
@@ -146,7 +150,8 @@ def prepare_chunk(job: ChunkJob) -> ChunkResult:
         rows.append(episode_row(log))
         infos.append({"id": log.episode_id, "agent": log.agent.name, "term": log.termination or log.status,
                       "task": _task_info(log, job.named_suites),
-                      "errors": [(e.kind, e.type, e.message) for e in log.errors]})
+                      "errors": [(e.kind, e.type, e.message) for e in log.errors],
+                      "facts": episode_facts(log)})
         images: ImageSource
         if job.embed:
             from spa_bench.report.images import embedded_images
@@ -227,6 +232,10 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
 
     for res, r in zip(results, job_run, strict=True):
         runs[r].unreadable.update(res.unreadable)
+    outcomes = [Outcome(agent=row["agent"], success=row["success"],
+                        infrastructure=row["infrastructure_failure"], facts=info["facts"])
+                for row, info in zip(rows, infos, strict=True)]
+    hard, robust = hard_view(outcomes), robust_view(outcomes)
     document = {
         "version": DOCUMENT_VERSION, "generated": now().isoformat(timespec="seconds"),
         "spa_bench_version": __version__, "embedded_images": embed,
@@ -236,5 +245,8 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
         "infrastructure_terms": sorted(INFRASTRUCTURE), "episodes": columns,
         "errors": _error_groups([info["errors"] for info in infos]),
         "details": {"inline": embed, "dir": None},
+        "hard": None if hard is None else hard.as_json(),
+        "robust": None if robust is None else robust.as_json(),
     }
-    return ReportData(document=document, chunks=[res.packed for res in results], metrics=metrics)
+    return ReportData(document=document, chunks=[res.packed for res in results], metrics=metrics,
+                      hard=hard, robust=robust)

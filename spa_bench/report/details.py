@@ -20,6 +20,7 @@ from urllib.parse import quote
 from spa_bench.drawing import StepGestures
 from spa_bench.report.overlay import describe, overlay
 from spa_bench.results.schema import EpisodeLog, ErrorInfo, ObservationRef, TokenUsage, Verdict
+from spa_bench.tasks.interruptions import AppDialog, IncomingCall, Interruption, LowBattery
 
 CHUNK_SIZE = 50
 TEXT_LIMIT = 20_000  # characters of one agent output / traceback / evidence value kept in the page
@@ -84,6 +85,20 @@ def _image(observation: ObservationRef | None, images: ImageSource) -> list[Any]
     return [images(observation.screenshot), observation.width, observation.height]
 
 
+def interruption_text(interruption: Interruption) -> str:
+    """One line for the episode view, e.g. `incoming call from 5550123 (after step 2)`."""
+    if isinstance(interruption, IncomingCall):
+        what = f"incoming call from {interruption.number}"
+    elif isinstance(interruption, LowBattery):
+        what = f"low battery ({interruption.level}%)"
+    elif isinstance(interruption, AppDialog):
+        what = f"app dialog: {interruption.dialog}"
+    else:
+        what = f"notification {interruption.title!r}: {interruption.text!r}"
+    note = f"; {interruption.description}" if interruption.description else ""
+    return f"{what} (after step {interruption.after_step}{note})"
+
+
 def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource) -> dict[str, Any]:
     """What the episode view shows, compact: steps are lists (see the `S_*` indices in report.js)."""
     steps = []
@@ -104,6 +119,7 @@ def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource
              None if step.timings.model_s is None else round(step.timings.model_s, 3)],
             _error(step.error),
             step.observation.package,
+            step.user_reply,
         ])
     return {
         "id": log.episode_id, "status": log.status, "attempt": log.attempt,
@@ -119,6 +135,11 @@ def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource
         "usage": _usage(log.usage),
         "timings": [round(log.timings.setup_s, 3), round(log.timings.total_s, 3),
                     round(log.timings.agent_s, 3), round(log.timings.device_s, 3)],
+        "dialogue": [[x.step, clip(x.question, 2000), clip(x.reply, 2000), x.rule] for x in log.dialogue],
+        "fired": [[i, interruption_text(log.task.interruptions[i])] for i in log.interruptions_fired
+                  if 0 <= i < len(log.task.interruptions)],
+        "variation": None if log.variation is None else log.variation.model_dump(mode="json",
+                                                                                 exclude_none=True),
         "state": {c.command: clip(c.output, 2000) for check in log.captured_state for c in check.commands},
         "audit": None if log.shell_audit is None else {
             "source": log.shell_audit.source, "complete": log.shell_audit.complete,

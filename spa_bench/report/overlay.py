@@ -9,7 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from spa_bench.actions import Action, Finish, Key, LongPress, OpenApp, Scroll, Swipe, Tap, TypeText, Wait
+from spa_bench.actions import (
+    Action,
+    AskUser,
+    Finish,
+    Key,
+    LongPress,
+    OpenApp,
+    Scroll,
+    Swipe,
+    Tap,
+    TypeText,
+    Wait,
+)
 from spa_bench.drawing import StepGestures, touch_marks
 from spa_bench.results.schema import StepRecord
 
@@ -32,6 +44,8 @@ def describe(action: Action) -> str:
         return f"open app {action.app!r}"
     if isinstance(action, Wait):
         return f"wait {action.seconds:g} s"
+    if isinstance(action, AskUser):
+        return f"ask user {action.question!r}"
     if isinstance(action, Finish):
         return f"finish ({action.status})" + (f": {action.answer!r}" if action.answer is not None else "")
     return action.type  # pragma: no cover - the union is closed
