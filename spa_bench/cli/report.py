@@ -20,11 +20,14 @@ def report(
     """Write the HTML report (leaderboard, charts, every step of every episode) and print the
     leaderboard."""
     from spa_bench.report import write_report
-    from spa_bench.report.terminal import leaderboard_table
+    from spa_bench.report.terminal import hard_tables, leaderboard_table, robust_tables
 
     result = write_report(run_dirs, out, embed=embed)
     title = result.runs[0].manifest.run_id if len(result.runs) == 1 else f"{len(result.runs)} runs"
     console.print(leaderboard_table(result.metrics.agents, title=f"leaderboard: {title}"))
+    for table in [*(hard_tables(result.hard) if result.hard else []),
+                  *(robust_tables(result.robust) if result.robust else [])]:
+        console.print(table)
     unreadable = sum(len(run.unreadable) for run in result.runs)
     if unreadable:
         console.print(f"[yellow]{unreadable} episode log(s) could not be read; listed in the report[/]")

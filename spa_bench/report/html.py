@@ -46,7 +46,7 @@ def content_security_policy(js: str, css: str) -> str:
 
 
 def render_page(document: dict[str, Any], chunks: list[str], title: str) -> str:
-    js, css = asset("report.js"), asset("report.css")
+    js, css = asset("report.js") + "\n" + asset("views.js"), asset("report.css")
     chunk_tags = "\n".join(f'<script type="text/plain" id="spa-chunk-{i}">{chunk}</script>'
                            for i, chunk in enumerate(chunks))
     values = {"CSP": content_security_policy(js, css), "TITLE": html.escape(title), "CSS": css,

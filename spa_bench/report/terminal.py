@@ -1,4 +1,5 @@
-"""The leaderboard as a rich table for the terminal (the same pandas figures the page starts from)."""
+"""The leaderboard as a rich table for the terminal (the same pandas figures the page starts from), and
+the hard and robust views briefly (the same figures as the page's, from spa_bench.report.hard / robust)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,9 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
+
+from spa_bench.report.hard import ALL_KINDS, CATEGORIES, OTHER, HardView, Rate
+from spa_bench.report.robust import RobustView
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,3 +47,56 @@ def leaderboard_table(agents: pd.DataFrame, title: str = "leaderboard") -> Table
             _num(row["mean_tokens"], ",.0f"), _usd(row["mean_cost_usd"]), _usd(row["cost_usd"]),
             str(row["tampered"]), str(row["infrastructure_failures"]))
     return table
+
+
+def _rate(rate: Rate) -> str:
+    """`50.0% 2/4 (15.0–85.0%)`: the rate, successes over decided episodes, the 95% Wilson interval."""
+    if not rate.decided:
+        return f"– 0/{rate.episodes}" if rate.episodes else ""
+    return f"{_pct(rate.rate)} {rate.successes}/{rate.decided} ({100 * rate.low:.1f}–{100 * rate.high:.1f}%)"
+
+
+def _matrix(title: str, rows: list[tuple[str, str, Rate]], columns: list[str]) -> Table:
+    table = Table(title=title, title_justify="left")
+    table.add_column("agent", no_wrap=True)
+    for column in columns:
+        table.add_column(column, justify="right")
+    cells = {(agent, column): rate for agent, column, rate in rows}
+    for agent in dict.fromkeys(agent for agent, _, _ in rows):
+        table.add_row(agent, *(_rate(cells[agent, c]) if (agent, c) in cells else "" for c in columns))
+    return table
+
+
+def hard_tables(view: HardView) -> list[Table]:
+    """The hard view, briefly: success by kind of task, asking, and interruptions that fired."""
+    kinds = [c for c in (*CATEGORIES, OTHER) if any(row[1] == c for row in view.categories)]
+    tables = [_matrix("hard tasks: success by kind (tags)", view.categories, kinds)]
+    if view.ask:
+        ask = Table(title="hard tasks: asking the user", title_justify="left")
+        for header in ("agent", "ask-task episodes", "asked", "questions/ep", "other episodes",
+                       "asked needlessly"):
+            left = header == "agent"
+            ask.add_column(header, justify="left" if left else "right", no_wrap=left)
+        for row in view.ask:
+            ask.add_row(row.agent, str(row.ask_episodes), f"{_pct(row.asked_share)} ({row.asked})",
+                        _num(row.mean_questions, ".2f"), str(row.other_episodes),
+                        f"{_pct(row.needless_share)} ({row.needless})")
+        tables.append(ask)
+    if view.interruptions:
+        fired = sorted({kind for _, kind, _ in view.interruptions}, key=lambda k: (k != ALL_KINDS, k))
+        tables.append(_matrix("hard tasks: success when interruptions fired", view.interruptions, fired))
+    return tables
+
+
+def robust_tables(view: RobustView) -> list[Table]:
+    """The robust view by dimension value (a run can draw hundreds of distinct variations: those are in
+    the HTML report), with the difference from the agent's default device in points."""
+    table = Table(title=f"robustness: success by device dimension ({len(view.variations)} agent × "
+                        "variation rows in the HTML report)", title_justify="left")
+    for header in ("agent", "dimension", "value", "success", "vs default"):
+        table.add_column(header, justify="left" if header in ("agent", "dimension", "value") else "right")
+    for dimension, rows in view.dimensions.items():
+        for row in sorted(rows, key=lambda r: r.agent):  # stable: values stay in their order
+            delta = "" if row.drop_pp is None else f"{-row.drop_pp:+.1f} pp"
+            table.add_row(row.agent, dimension, row.group, _rate(row.rate), delta)
+    return [table]

@@ -15,7 +15,7 @@
   const LANG_COLORS = { en: "#2f6fde", zh: "#e8743b" };
   // step record fields (details.py episode_details)
   const S_INDEX = 0, S_IMG = 1, S_DESC = 2, S_MARK = 3, S_OUT = 4, S_VALID = 5, S_WHY = 6, S_RAW = 7,
-    S_USAGE = 8, S_TIME = 9, S_ERR = 10, S_PKG = 11;
+    S_USAGE = 8, S_TIME = 9, S_ERR = 10, S_PKG = 11, S_REPLY = 12;
 
   // ---------------------------------------------------------------- DOM helpers (text only, no HTML)
   function h(tag, props, ...children) {
@@ -494,6 +494,7 @@
       h("div", { class: "act" }, s[S_VALID] ? s[S_DESC] || "(no action)" : h("span", { style: { color: "#d0383b" } }, "invalid: " + (s[S_WHY] || ""))),
       s[S_RAW] ? h("pre", null, s[S_RAW]) : null,
       out ? h("pre", { class: "thought" }, out) : null,
+      s[S_REPLY] ? h("div", { class: "reply" }, h("b", null, "user: "), s[S_REPLY]) : null,
       s[S_ERR] ? h("pre", null, `${s[S_ERR].kind} error ${s[S_ERR].type}: ${s[S_ERR].message}`) : null,
       h("div", { class: "figures" }, usageText(s[S_USAGE]), h("br"),
         `agent ${secs(agent)}${model !== null ? ` (model ${secs(model)})` : ""} · observe ${secs(obs)} · act ${secs(exec)}`));
@@ -517,7 +518,12 @@
         ["agent usage", usageText(d.usage)], ["device", [d.device.serial, d.device.model, d.device.android_release && `Android ${d.device.android_release}`, d.device.locale].filter(Boolean).join(" · ")],
         ["apps substituted", Object.entries(d.package_map || {}).map(([named, installed]) => `${named} → ${installed}`).join(" · ") || null],
         ["attempt", d.attempt > 1 ? `${d.attempt} (after infrastructure retries)` : null], ["seed", d.seed],
-        ["parameters", Object.keys(d.params || {}).length ? JSON.stringify(d.params) : null], ["task file", d.task_file]]),
+        ["parameters", Object.keys(d.params || {}).length ? JSON.stringify(d.params) : null], ["task file", d.task_file],
+        ["device variation", d.variation ? Object.entries(d.variation).map(([k, v]) => `${k} ${v}`).join(" · ") : null],
+        ["interruptions fired", d.fired && d.fired.length ? h("ul", { class: "fired" }, d.fired.map(([n, text]) => h("li", null, `#${n} ${text}`))) : null]]),
+      d.dialogue && d.dialogue.length ? [h("h4", null, `Questions to the user (${d.dialogue.length})`),
+        h("ol", { class: "dialogue" }, d.dialogue.map(([at, q, reply, rule]) => h("li", { "data-step": at }, h("div", null, h("b", null, `step ${at}, agent: `), q),
+          h("div", null, h("b", null, "user: "), reply, h("span", { class: "ci" }, rule === null ? "(no rule matched)" : `(reply rule ${rule})`)))))] : null,
       h("h4", null, "Verdicts"), d.verdicts.length ? d.verdicts.map(renderVerdict) : h("p", { class: "note" }, "no verdicts"),
       d.errors.length ? [h("h4", null, "Errors"), d.errors.map((e) => h("div", { class: "verdict" }, termChip(e.kind), " ", h("b", null, e.type), e.step !== null ? ` (step ${e.step})` : "", h("pre", null, e.message),
         e.traceback ? h("details", null, h("summary", null, "traceback"), h("pre", null, e.traceback)) : null))] : null,
@@ -614,6 +620,6 @@
   renderEpisodeFilters(); renderRuns(); update();
   const m = /^#episode=(\d+)$/.exec(location.hash);
   if (m && +m[1] < N) openEpisode(+m[1]);
-  window.spaReport = { aggregate: aggregate, wilson: wilson, state: state, selected: selected, update: update,
+  window.spaReport = { doc: DOC, h: h, pct: pct, agentColor: agentColor, ciBar: ciBar, aggregate: aggregate, wilson: wilson, state: state, selected: selected, update: update,
     openEpisode: openEpisode, episodeList: episodeList, leaderboardRows: leaderboardRows };
 })();
