@@ -61,6 +61,7 @@ class RobustRow:
 class RobustView:
     variations: list[RobustRow]  # per agent: the default device first, then by episodes
     dimensions: dict[str, list[RobustRow]]  # dimension -> rows per agent and value (varied dimensions)
+    # Agents that never ran on a varied device are left out of both.
 
     def as_json(self) -> dict[str, Any]:
         return {"variations": [r.as_json("variation") for r in self.variations],
@@ -70,7 +71,7 @@ class RobustView:
 def _drop(base: Rate | None, rate: Rate) -> float | None:
     if base is None or math.isnan(base.rate) or math.isnan(rate.rate):
         return None
-    return 100 * (base.rate - rate.rate)
+    return round(100 * (base.rate - rate.rate), 9) + 0.0  # equal rates: 0.0, not 1e-14 or -0.0
 
 
 def _name(o: Outcome) -> str:
@@ -89,6 +90,8 @@ def robust_view(outcomes: Sequence[Outcome]) -> RobustView | None:
     dimensions: dict[str, list[RobustRow]] = {d: [] for d in varied}
     for agent in sorted(agents):
         group = agents[agent]
+        if all(o.facts.variation is None for o in group):
+            continue  # never on a varied device: nothing to say about its robustness
         defaults = [o for o in group if o.facts.variation is None]
         base = Rate.of(defaults) if defaults else None
         names: dict[str, list[Outcome]] = {}

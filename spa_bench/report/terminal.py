@@ -97,6 +97,6 @@ def robust_tables(view: RobustView) -> list[Table]:
         table.add_column(header, justify="left" if header in ("agent", "dimension", "value") else "right")
     for dimension, rows in view.dimensions.items():
         for row in sorted(rows, key=lambda r: r.agent):  # stable: values stay in their order
-            delta = "" if row.drop_pp is None else f"{-row.drop_pp:+.1f} pp"
+            delta = "" if row.drop_pp is None else f"{0.0 - row.drop_pp:+.1f} pp"  # 0.0 - 0.0: no "-0.0"
             table.add_row(row.agent, dimension, row.group, _rate(row.rate), delta)
     return [table]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_report_browser
 from cli_helpers import run_cli
 
 from spa_bench.actions import AskUser, Finish, Tap
@@ -36,6 +37,7 @@ from spa_bench.results.schema import (
 from spa_bench.tasks.dialogue import UserExchange
 from spa_bench.tasks.model import Task
 
+chromium = test_report_browser.browser  # the headless Chromium of the browser tests (skips without one)
 T0 = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 USER = {"replies": [{"when": ["which", "what time"], "reply": "The dentist one."}]}
 CALL = {"kind": "incoming_call", "after_step": 1, "number": "5550123"}
@@ -213,9 +215,10 @@ def test_robust_view_compares_each_variation_with_the_default_device(runs: tuple
     assert dark["drop_pp"] == pytest.approx(100 * (8 / 12 - 1 / 4), abs=1e-3)
     font = _rows(variations, agent="asker", variation="font1.3")
     assert font["drop_pp"] == pytest.approx(-100 / 3, abs=1e-3)
-    # the guesser never ran varied: its default row and no differences
-    assert [r["variation"] for r in variations if r["agent"] == "guesser"] == ["default"]
+    # the guesser never ran on a varied device: it has no place in this view
+    assert {r["agent"] for r in variations} == {"asker"}
     dims = robust["dimensions"]
+    assert {r["agent"] for rows in dims.values() for r in rows} == {"asker"}
     assert sorted(dims) == ["dark", "font_scale", "locale", "screen"]  # density, navigation: never varied
     dark_rows = [(r["value"], r["decided"], r["successes"]) for r in dims["dark"] if r["agent"] == "asker"]
     # left alone (the plain run and the font1.3 episodes) counts under default
@@ -278,6 +281,55 @@ def test_cli_report_prints_the_hard_and_robust_tables(runs: tuple[Path, Path], t
     out = result.out
     assert "hard tasks" in out and "ask_user" in out and "robustness" in out
     assert "dark+720x1280" not in out  # per dimension value, not per variation: there can be hundreds
-    assert "720x1280" in out and "-41.7 pp" in out and "15.0–85.0%" in out
+    assert "720x1280" in out and "-41.7 pp" in out and "15.0–85.0%" in out and "-0.0" not in out
     plain = run_cli(capsys, "report", str(runs[0]), "-o", str(tmp_path / "plain.html"))
     assert "hard tasks" in plain.out and "robustness" not in plain.out
+
+
+def _open(page: Any, episode: str) -> None:
+    page.evaluate("(id) => spaReport.openEpisode(spaReport.doc.episodes.id.indexOf(id))", episode)
+
+
+def test_page_shows_the_views_and_the_dialogue_in_a_browser(runs: tuple[Path, Path], tmp_path: Path,
+                                                            chromium: Any) -> None:
+    out = tmp_path / "r.html"
+    write_report(list(runs), out)
+    page = chromium.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(out.resolve().as_uri())
+    page.wait_for_selector("#lb-table tbody tr")
+    assert page.is_visible("#hard") and page.is_visible("#robust") and page.is_visible("#nav-hard")
+    cell = page.locator('#hard table[data-view="category"] tr[data-agent="asker"] '
+                        'td[data-col="ask_user"] .rate')
+    assert (cell.get_attribute("data-k"), cell.get_attribute("data-n")) == ("2", "4")
+    assert "95% CI 15.0%–85.0%" in cell.inner_text()
+    ask = page.locator('#hard table[data-view="ask"] tr[data-agent="asker"]').inner_text()
+    assert "80.0% (4/5)" in ask and "14.3% (1/7)" not in ask and "7.1% (1/14)" in ask
+    dark = page.locator('#robust table[data-view="variation"] tbody tr').nth(1).inner_text()
+    assert "dark+720x1280" in dark and "25.0%" in dark and "−41.7 pp vs default" in dark
+    _open(page, "asker__hard_ask_x_en__r1")
+    page.wait_for_selector("#ev-body ol.dialogue li")
+    dialogue = page.locator("#ev-body ol.dialogue li")
+    assert dialogue.count() == 2 and "The dentist one." in dialogue.nth(0).inner_text()
+    assert "user: The dentist one." in page.locator('#ev-body .step[data-step="0"] .reply').inner_text()
+    _open(page, "asker__hard_int_x_en__r0")
+    page.wait_for_selector("#ev-body ul.fired li")
+    assert "#0 incoming call from 5550123" in page.locator("#ev-body ul.fired").inner_text()
+    assert not errors, errors
+    page.close()
+
+
+def test_page_without_the_views_keeps_them_hidden(tmp_path: Path, chromium: Any) -> None:
+    run = _write_run(tmp_path, "ordinary", [_log("ordinary", "a", "other", 0, True)])
+    out = tmp_path / "r.html"
+    write_report([run], out)
+    page = chromium.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(out.resolve().as_uri())
+    page.wait_for_selector("#lb-table tbody tr")
+    assert not any(page.is_visible(f"#{x}") for x in ("hard", "robust", "nav-hard", "nav-robust"))
+    assert page.locator("#hard-body *").count() == 0 and not errors, errors
+    page.close()
