@@ -197,8 +197,8 @@ def test_hard_view_counts_categories_asking_and_interruptions(runs: tuple[Path, 
     assert _rate(_rows(fired, agent="asker", kind="notification"))[:3] == (2, 2, 1)
     assert _rate(_rows(fired, agent="guesser", kind="any"))[:3] == (1, 1, 0)
     # the page has the section and its link, hidden until the script finds data for it
-    assert 'id="hard" hidden' in result.html and "views.js" not in result.html
-    assert "renderHard" in result.html
+    assert 'id="hard" hidden' in result.html and "renderHard" in result.html  # views.js, inline
+    assert len(re.findall(r"<script\b", result.html, re.I)) == 2  # the data and the one page script
 
 
 def test_robust_view_compares_each_variation_with_the_default_device(runs: tuple[Path, Path],
@@ -309,6 +309,7 @@ def test_page_shows_the_views_and_the_dialogue_in_a_browser(runs: tuple[Path, Pa
     assert "80.0% (4/5)" in ask and "14.3% (1/7)" not in ask and "7.1% (1/14)" in ask
     dark = page.locator('#robust table[data-view="variation"] tbody tr').nth(1).inner_text()
     assert "dark+720x1280" in dark and "25.0%" in dark and "−41.7 pp vs default" in dark
+    assert "null" not in page.locator("#robust").inner_text()
     _open(page, "asker__hard_ask_x_en__r1")
     page.wait_for_selector("#ev-body ol.dialogue li")
     dialogue = page.locator("#ev-body ol.dialogue li")

@@ -1,6 +1,6 @@
 /* spa-bench report page, the "hard" and "robust" views (spa_bench/report/hard.py and robust.py compute
    them over all the report's episodes; this only draws them, and only when the data has them). Runs after
-   report.js, in the same <script>, and uses its DOM helpers (text only, never innerHTML with data). */
+   report.js, in the same script element, and uses its DOM helpers (text only, never innerHTML with data). */
 (function () {
   "use strict";
   const R = window.spaReport, DOC = R.doc, h = R.h, pct = R.pct;
@@ -41,10 +41,12 @@
       h("tbody", null, agents.map((a) => h("tr", { "data-agent": a }, h("td", { class: "left" }, swatch(a)),
         columns.map((c) => h("td", { "data-col": c }, rateCell(cell(a, c)))))))));
   }
-  function plainTable(headers, rows, attrs) {
+  /* The first `left` columns are text (the agent first), the others figures. */
+  function plainTable(headers, rows, attrs, left) {
+    const cls = (i) => (i < (left || 1) ? "left" : "");
     return h("div", { class: "table-wrap" }, h("table", Object.assign({ class: "data views-table" }, attrs || {}),
-      h("thead", null, h("tr", null, headers.map((x, i) => h("th", { class: i ? "" : "left" }, x)))),
-      h("tbody", null, rows.map((r) => h("tr", { "data-agent": r[0] }, r.map((c, i) => h("td", { class: i ? "" : "left" }, i ? c : swatch(c))))))));
+      h("thead", null, h("tr", null, headers.map((x, i) => h("th", { class: cls(i) }, x)))),
+      h("tbody", null, rows.map((r) => h("tr", { "data-agent": r[0] }, r.map((c, i) => h("td", { class: cls(i) }, i ? c : swatch(c))))))));
   }
   function share(k, n, s) { return n ? `${pct(s)} (${k}/${n})` : "–"; }
 
@@ -75,9 +77,12 @@
     }
     const shown = v.variations.slice(0, VARIATION_ROWS);
     const rows = (list) => list.map((r) => [r.agent, r.variation, rateCell(r)]);
-    body.append(h("h4", null, "By variation"), plainTable(["Agent", "Variation", "Success"], rows(shown), { "data-view": "variation" }),
-      v.variations.length > VARIATION_ROWS ? h("details", null, h("summary", null, `all ${v.variations.length} rows`),
-        plainTable(["Agent", "Variation", "Success"], rows(v.variations.slice(VARIATION_ROWS)))) : null,
+    body.append(h("h4", null, "By variation"), plainTable(["Agent", "Variation", "Success"], rows(shown), { "data-view": "variation" }, 2));
+    if (v.variations.length > VARIATION_ROWS) {
+      body.append(h("details", null, h("summary", null, `the other ${v.variations.length - VARIATION_ROWS} rows`),
+        plainTable(["Agent", "Variation", "Success"], rows(v.variations.slice(VARIATION_ROWS)), null, 2)));
+    }
+    body.append(
       h("p", { class: "note" }, "“default”: episodes on the unvaried device (a run without --vary); a dimension left alone counts under its default. Differences are success rate minus the same agent's on the default device, shown where that agent has default episodes in this report."));
   }
   for (const [key, render] of [["hard", renderHard], ["robust", renderRobust]]) {
