@@ -26,6 +26,7 @@ from spa_bench.phone.system.call_log import CallLog
 from spa_bench.phone.system.clock import PhoneClock, clock_from_environment
 from spa_bench.phone.system.context import OsAppContext
 from spa_bench.phone.system.input import InputMixin
+from spa_bench.phone.system.interrupts import InterruptionsMixin
 from spa_bench.phone.system.keyboard import ImeState
 from spa_bench.phone.system.location import LocationService
 from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties
@@ -44,7 +45,7 @@ from spa_bench.phone.vfs import VirtualFS
 STATE_VERSION = 1
 
 
-class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
+class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
     """The OS of one virtual phone. Thread-safe: every public method holds `self.lock`."""
 
     def __init__(self, config: PhoneConfig, fs: VirtualFS, clock: PhoneClock | None = None) -> None:
@@ -63,9 +64,9 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
         self.recents_scroll = 0
         self.toast_message: str | None = None
         self.toast_until = 0.0
-        self.battery_level = 100
         self._frames = FrameEncoder()  # keeps the last frame's compressed bands for the next screencap
         self._init_system_ui()
+        self._init_interruptions()
         self._init_text_selection()
         self._init_screen_cache()
         fs.ensure_layout()
@@ -143,6 +144,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
                 self.tasks.go_home()
             else:
                 self.tasks.start(package, ActivityRecord(cls.name, args), app.launcher_activity)
+                self.request_permissions_for(package)
             self.invalidate()
 
     def finish_activity(self, package: str) -> None:
@@ -177,6 +179,8 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
         with self.lock:
             if self.recents_open:  # Pixel's recents screen is part of the launcher
                 return LAUNCHER, self.tasks.top(LAUNCHER).activity
+            if (asking := self.permission_focus()) is not None:
+                return asking
             return self.tasks.front, self.tasks.top().activity
 
     def recent_tasks(self) -> list[tuple[str, str]]:
@@ -297,6 +301,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
                 "system_ui": self.system_ui_state(),
                 "telephony": self.telephony.to_json(),
                 "location": self.location.to_json(),
+                "interruptions": self.interruptions_state(),
             }
 
     def load_state(self, state: dict[str, object]) -> None:
@@ -324,6 +329,7 @@ class PhoneOS(ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
             self.load_system_ui_state(system_ui if isinstance(system_ui, dict) else {})
             self.telephony.load_json(state.get("telephony"))
             self.location.load_json(state.get("location"))
+            self.load_interruptions_state(state.get("interruptions"))
             self._register_providers()
             self._init_screen_cache()
             self.invalidate()

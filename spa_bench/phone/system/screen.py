@@ -69,6 +69,9 @@ class ScreenMixin:
     shade_open: Callable[[], bool]
     # provided by TextSelectionMixin
     decorate_selection: Callable[[View, Rect], None]
+    # provided by InterruptionsMixin
+    decorate_app_window: Callable[[View, str, Rect], None]
+    interruption_windows: Callable[[], list[Window]]
 
     @property
     def kit(self) -> Kit:
@@ -205,6 +208,7 @@ class ScreenMixin:
         area = Rect(0, sb, screen.width, screen.height - nav - kb_h)
         app_window, fullscreen, light_icons = self._app_window(self.tasks.front, area)
         self.decorate_selection(app_window.root, area)
+        self.decorate_app_window(app_window.root, self.tasks.front, area)
         windows = [app_window]
         transparent = fullscreen and not self.recents_open
         light_content = p.dark or (light_icons and not self.recents_open)
@@ -241,6 +245,7 @@ class ScreenMixin:
                 windows.append(Window(IME_PACKAGE, self._keyboard_view(kb_area), name="InputMethod"))
         self._keyboard_in_frame = kb_shown
         windows.extend(self.system_ui_windows(screen, sb, self.clock.status_time(self._use_24h())))
+        windows.extend(self.interruption_windows())
         windows.append(
             Window(
                 SYSTEMUI,

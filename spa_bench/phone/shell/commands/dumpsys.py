@@ -128,14 +128,18 @@ def dump_input_method(ctx: CommandContext) -> str:
     return text + "\n".join(lines) + "\n"
 
 
-def dump_battery(ctx: CommandContext) -> str:
-    level = getattr(ctx.system, "battery_level", 100)
-    level = level() if callable(level) else level
-    return ("Current Battery Service state:\n  AC powered: true\n  USB powered: false\n"
-            "  Wireless powered: false\n  Dock powered: false\n  Max charging current: 0\n"
-            "  Max charging voltage: 0\n  Charge counter: 0\n  status: 2\n  health: 2\n  present: true\n"
-            f"  level: {int(level)}\n  scale: 100\n  voltage: 5000\n  temperature: 250\n"
-            "  technology: Li-ion\n")
+def dump_battery(ctx: CommandContext, args: list[str]) -> int:
+    """BatteryService's dump, or its shell command (`dumpsys battery set level 5`, `unplug`, `reset`), as
+    the virtual phone's battery answers them (spa_bench.phone.system.battery)."""
+    shell = getattr(ctx.system, "battery_shell", None)
+    if shell is None:  # a PhoneSystem without a battery model: a full battery on AC
+        from spa_bench.phone.system.battery import Battery
+
+        ctx.out(Battery().dump())
+        return 0
+    code, text = shell(args)
+    ctx.out(text)
+    return int(code)
 
 
 @command("dumpsys")
@@ -169,7 +173,7 @@ def dumpsys(args: list[str], ctx: CommandContext) -> int:
                 "  mHoldingWakeLockSuspendBlocker=false\n  mHoldingDisplaySuspendBlocker=true\n"
                 "  Display Power: state=ON\n")
     elif service == "battery":
-        ctx.out(dump_battery(ctx))
+        return dump_battery(ctx, rest)
     elif service == "notification":
         from spa_bench.phone.shell.commands.systemui import dumpsys_notification
 

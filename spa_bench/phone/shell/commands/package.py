@@ -61,7 +61,27 @@ def dump_package(ctx: CommandContext, info: PackageInfo) -> str:
         "    User 0: ceDataInode=0 installed=true hidden=false suspended=false stopped=false "
         "notLaunched=false enabled=0",
     ]
+    perms = getattr(ctx.system, "permissions", None)
+    if perms is not None:
+        from spa_bench.phone.system.permissions import dump_runtime
+
+        lines += dump_runtime(perms, info.name, "      ")
     return "\n".join(lines) + "\n"
+
+
+def _change_permission(ctx: CommandContext, verb: str, package: str, permission: str) -> int:
+    """`pm grant|revoke PACKAGE PERMISSION`: silent on success; a permission the app has not requested
+    fails with PermissionManagerService's SecurityException, as on a device."""
+    if not permission:
+        ctx.err(f"Exception occurred while executing '{verb}':\n"
+                "java.lang.IllegalArgumentException: no permission specified\n")
+        return 255
+    change = getattr(ctx.system, "change_permission", None)
+    error = change(verb, package, permission) if change is not None else None
+    if error is not None:
+        ctx.err(f"Exception occurred while executing '{verb}':\n{error}\n")
+        return 255
+    return 0
 
 
 def _hash(text: str) -> str:
@@ -113,6 +133,8 @@ def pm(args: list[str], ctx: CommandContext) -> int:
             ctx.err(f"Exception occurred while executing '{verb}':\n"
                     f"java.lang.IllegalArgumentException: Unknown package: {target}\n")
             return 255
+        if verb in ("grant", "revoke"):
+            return _change_permission(ctx, verb, target, names[1] if len(names) > 1 else "")
         if verb in ("enable", "disable", "disable-user"):
             state = {"enable": "enabled", "disable": "disabled", "disable-user": "disabled-user"}[verb]
             ctx.out(f"Package {target} new state: {state}\n")
