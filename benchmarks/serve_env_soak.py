@@ -8,8 +8,9 @@ zygote they fork from): the sum of their PSS (/proc/PID/smaps_rollup; shared pag
 processes that map them, so the sum is what they cost together). The private adb server is not a
 descendant and is not counted.
 
-Prints a table (time, steps so far, errors so far, processes, total PSS MiB), then the warm-up figure (the
-sample at 20% of the run), the end figure, the growth between them in %, total steps, steps/s and errors.
+Prints a table (time, steps so far, errors so far, processes, total PSS MiB, the server process's own PSS
+MiB), then the warm-up figure (the sample at 20% of the run), the end figure, the growth between them in %,
+the server's share per session, total steps, steps/s and errors.
 Then the killed-client check, with the sessions still stepping: a client in a subprocess opens a session
 and is killed with SIGKILL; prints the seconds until its phone process is gone (target: 30 s) and until
 /health counts its session closed. Exits non-zero on any error, or if that phone outlives the target.
@@ -262,15 +263,17 @@ def soak(args: argparse.Namespace) -> int:
         t0 = time.monotonic()  # the clients step from here
         print(f"{args.sessions} sessions open after {t0 - t_open:.1f} s "
               f"(/health: {server.health()['sessions']})")
-        samples: list[tuple[float, int, int, int, float]] = []
-        print(f"{'time s':>7} {'steps':>8} {'errors':>7} {'procs':>6} {'PSS MiB':>9}")
+        samples: list[tuple[float, int, int, int, float, float]] = []
+        print(f"{'time s':>7} {'steps':>8} {'errors':>7} {'procs':>6} {'PSS MiB':>9} {'server':>8}")
         while True:
             now = time.monotonic() - t0
             pids = tree(server.process.pid)
             with tally.lock:
-                row = (now, tally.steps, len(tally.errors), len(pids), pss_mib(pids))
+                row = (now, tally.steps, len(tally.errors), len(pids), pss_mib(pids),
+                       pss_mib({server.process.pid}))
             samples.append(row)
-            print(f"{row[0]:7.1f} {row[1]:8d} {row[2]:7d} {row[3]:6d} {row[4]:9.1f}", flush=True)
+            print(f"{row[0]:7.1f} {row[1]:8d} {row[2]:7d} {row[3]:6d} {row[4]:9.1f} {row[5]:8.1f}",
+                  flush=True)
             if now >= args.seconds - 0.5:
                 break
             next_at = min(t0 + len(samples) * SAMPLE_EVERY_S, t0 + args.seconds)
@@ -280,7 +283,8 @@ def soak(args: argparse.Namespace) -> int:
         end = samples[-1]
         growth = (end[4] - warm[4]) / warm[4] * 100
         print(f"memory: warm-up {warm[4]:.1f} MiB (at {warm[0]:.0f} s), end {end[4]:.1f} MiB (at "
-              f"{end[0]:.0f} s), growth {growth:+.1f}%")
+              f"{end[0]:.0f} s), growth {growth:+.1f}%; of it the server process (without its phones): "
+              f"{end[5]:.1f} MiB, {end[5] / args.sessions:.1f} MiB per session")
         print(f"steps: {steps} in {elapsed:.0f} s = {steps / elapsed:.1f} steps/s "
               f"({steps / elapsed / args.sessions:.2f} per session; {tally.resets} resets on the way); "
               f"errors: {len(tally.errors)}")

@@ -44,7 +44,7 @@ def serve_env(
 
     def factory() -> SpaBenchEnv:
         return SpaBenchEnv(tasks, tasks_dir=tasks_dir, size=size, clock=frozen, max_steps=max_steps,
-                           timings_in_info=False)
+                           timings_in_info=False, pixels=False)  # it sends the PNG, never the array
 
     sessions = Sessions(factory, max_sessions=max_sessions, idle_timeout_s=idle_timeout)
     server = make_server(EnvService(sessions), port)

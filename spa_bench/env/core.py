@@ -16,6 +16,8 @@ dates ("tomorrow") are checked with sqlite's date('now'), which reads the host's
 read the phone's clock: frozen on another day, the two disagree and those checks fail.
 Task parameters are filled in from (run_seed, repeat), as `spa-bench run --seed` does, so a recorded
 episode is scored from the same task instance by `spa-bench evaluate`.
+With pixels=False the observations' screenshot is an empty array and `env.observation` (the raw
+Observation, its PNG included) is what a caller reads: serve-env, which sends the PNG on.
 """
 
 from __future__ import annotations
@@ -70,11 +72,14 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
                  tasks_dir: Path | None = None, size: str = "1080x2400", clock: str | None = DEFAULT_CLOCK,
                  phone_process: bool = True, reward_mode: RewardMode = "final", max_steps: int | None = None,
                  settle_s: float = 0.0, record_dir: Path | None = None, agent_name: str = "env",
-                 run_seed: int = 0, render_mode: str | None = None, timings_in_info: bool = True) -> None:
+                 run_seed: int = 0, render_mode: str | None = None, timings_in_info: bool = True,
+                 pixels: bool = True) -> None:
         if reward_mode not in REWARD_MODES:
             raise ConfigError(f"reward_mode {reward_mode!r}: expected one of {', '.join(REWARD_MODES)}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode {render_mode!r}: expected 'rgb_array' or None")
+        if render_mode is not None and not pixels:
+            raise ConfigError("render_mode='rgb_array' needs pixels=True (the screenshot as an array)")
         self.repo = TaskRepository(tasks_dir or default_tasks_root())
         self._records: dict[str, TaskRecord] = {r.id: r for r in self.repo.index()}
         wanted = list(tasks) if tasks is not None else sorted(self._records)
@@ -89,6 +94,9 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         # Gymnasium's check_env wants equal infos for equal seeds and actions; timings are measurements
         # and never equal twice, so they can be left out (env.timings always holds the last step's).
         self.timings_in_info = timings_in_info
+        # serve-env sends the PNG as it is: decoding it to an array (10 MB at 1080x2400, and its
+        # transient copies in every session's thread) is work and memory it would throw away
+        self.pixels = pixels
         self.timings: dict[str, float] = {}
         if clock == "start":
             clock = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M")
@@ -258,7 +266,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
     def _observe(self) -> dict[str, Any]:
         assert self.task is not None
         self.observation = self.device.observe()
-        obs = to_space(self.observation, opened_app_prefix(self.task) + self.task.instruction)
+        obs = to_space(self.observation, opened_app_prefix(self.task) + self.task.instruction, self.pixels)
         self._pixels = obs["screenshot"]
         return obs
 

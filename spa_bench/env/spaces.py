@@ -32,9 +32,22 @@ class AnyText(spaces.Text):
         return f"AnyText({self.min_length}, {self.max_length})"
 
 
+def screen_box(width: int, height: int) -> spaces.Box:
+    """The screenshot's space. Box keeps four arrays of the image's shape (low, high, bounded below and
+    above: 31 MB at 1080x2400, more than the phone itself); here each is a read-only view of its one
+    value, which every Box method reads the same way (they compare elementwise)."""
+    box = spaces.Box(0, 255, shape=(height, width, 3), dtype=np.uint8)
+    shape = box.shape
+    box.low = np.broadcast_to(np.uint8(0), shape)
+    box.high = np.broadcast_to(np.uint8(255), shape)
+    box.bounded_below = np.broadcast_to(np.True_, shape)
+    box.bounded_above = np.broadcast_to(np.True_, shape)
+    return box
+
+
 def observation_space(width: int, height: int) -> spaces.Dict:
     return spaces.Dict({
-        "screenshot": spaces.Box(0, 255, shape=(height, width, 3), dtype=np.uint8),
+        "screenshot": screen_box(width, height),
         "elements": AnyText(ELEMENTS_MAX, min_length=0),
         "package": AnyText(TEXT_MAX, min_length=0),
         "instruction": AnyText(TEXT_MAX, min_length=0),
@@ -56,12 +69,20 @@ def element_dict(element: UIElement) -> dict[str, Any]:
             "focused": element.focused, "selected": element.selected, "editable": element.editable}
 
 
-def to_space(obs: Observation, instruction: str) -> dict[str, Any]:
+NO_PIXELS: np.ndarray[Any, Any] = np.zeros((0, 0, 3), dtype=np.uint8)
+
+
+def to_space(obs: Observation, instruction: str, pixels: bool = True) -> dict[str, Any]:
     """The observation as the env returns it: the screenshot as an HxWx3 uint8 array, the actionable
-    elements (those `element` indexes) as JSON text, the foreground package ("" when none)."""
+    elements (those `element` indexes) as JSON text, the foreground package ("" when none). Without
+    `pixels` the screenshot is an empty array (NO_PIXELS): for callers that send the PNG on as it is."""
+    if not pixels:
+        return {"screenshot": NO_PIXELS, "elements": json.dumps([element_dict(e) for e in obs.elements],
+                                                                ensure_ascii=False),
+                "package": obs.package or "", "instruction": instruction}
     with Image.open(io.BytesIO(obs.screenshot_png)) as img:
         # the virtual phone's PNGs are RGB already (a copy saved); a real device's may carry alpha
-        pixels = np.asarray(img if img.mode == "RGB" else img.convert("RGB"), dtype=np.uint8)
-    return {"screenshot": pixels,
+        pixels_array = np.asarray(img if img.mode == "RGB" else img.convert("RGB"), dtype=np.uint8)
+    return {"screenshot": pixels_array,
             "elements": json.dumps([element_dict(e) for e in obs.elements], ensure_ascii=False),
             "package": obs.package or "", "instruction": instruction}

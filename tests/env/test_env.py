@@ -165,6 +165,8 @@ def test_bad_arguments_are_named_before_any_phone_starts() -> None:
         SpaBenchEnv(reward_mode="dense")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match=r"unknown task id.*no_such_task"):
         SpaBenchEnv(["calculator_multiply_en", "no_such_task"])
+    with pytest.raises(ConfigError, match="needs pixels=True"):
+        SpaBenchEnv(render_mode="rgb_array", pixels=False)
 
 
 def test_unknown_reset_options_and_tasks_are_refused(env: SpaBenchEnv) -> None:

@@ -60,7 +60,7 @@ def server() -> Iterator[tuple[str, Sessions]]:
     def factory() -> SpaBenchEnv:
         with lock:
             serial = free.pop()
-        return SpaBenchEnv([TASK], serial=serial, timings_in_info=False)
+        return SpaBenchEnv([TASK], serial=serial, timings_in_info=False, pixels=False)  # as serve-env does
 
     sessions = Sessions(factory, max_sessions=2, idle_timeout_s=3600)
     try:
