@@ -79,7 +79,9 @@ class Rate:
                    low=low, high=high)
 
     def as_json(self) -> dict[str, Any]:
-        return {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in asdict(self).items()}
+        """Rates rounded to 6 places (4 decimals of a percentage: plenty for a page, and short)."""
+        return {k: (None if math.isnan(v) else round(v, 6)) if isinstance(v, float) else v
+                for k, v in asdict(self).items()}
 
 
 @dataclass(frozen=True)

@@ -71,16 +71,17 @@
     }
   }
   function renderRobust(v) {
-    const body = $("robust-body");
+    const body = $("robust-body"), cols = v.variations.columns;
+    const variations = v.variations.rows.map((row) => Object.fromEntries(cols.map((c, i) => [c, row[i]])));
     for (const [dim, rows] of Object.entries(v.dimensions)) {
       body.append(h("h4", null, "By " + (DIMENSION_LABELS[dim] || dim)), matrix(rows, "value", (x) => x, distinctIn(rows, "value")));
     }
-    const shown = v.variations.slice(0, VARIATION_ROWS);
+    const shown = variations.slice(0, VARIATION_ROWS);
     const rows = (list) => list.map((r) => [r.agent, r.variation, rateCell(r)]);
     body.append(h("h4", null, "By variation"), plainTable(["Agent", "Variation", "Success"], rows(shown), { "data-view": "variation" }, 2));
-    if (v.variations.length > VARIATION_ROWS) {
-      body.append(h("details", null, h("summary", null, `the other ${v.variations.length - VARIATION_ROWS} rows`),
-        plainTable(["Agent", "Variation", "Success"], rows(v.variations.slice(VARIATION_ROWS)), null, 2)));
+    if (variations.length > VARIATION_ROWS) {
+      body.append(h("details", null, h("summary", null, `the other ${variations.length - VARIATION_ROWS} rows`),
+        plainTable(["Agent", "Variation", "Success"], rows(variations.slice(VARIATION_ROWS)), null, 2)));
     }
     body.append(
       h("p", { class: "note" }, "“default”: episodes on the unvaried device (a run without --vary); a dimension left alone counts under its default. Differences are success rate minus the same agent's on the default device, shown where that agent has default episodes in this report."));
