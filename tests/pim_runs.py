@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
@@ -10,9 +11,12 @@ from spa_bench.results.schema import EpisodeLog
 from spa_bench.runner.config import AgentConfig, RunConfig
 from spa_bench.runner.pool import DevicePool, start_virtual_pool
 from spa_bench.runner.run import run_benchmark
-from spa_bench.tasks.repository import TaskFilter
+from spa_bench.tasks.repository import TaskFilter, TaskRecord
 
 SHARED_PHONES, SHARED_SIZE = 2, "1080x2400"
+# The hard suite's tasks are long (15-40 steps): the test suite runs a seeded sample of each of its files;
+# `spa-bench tasks verify --suite hard --seeds 3` runs them all under every probe.
+HARD_SUITE, HARD_SAMPLE_PER_FILE, HARD_SAMPLE_SEED = "hard", 2, 2026
 _shared: DevicePool | None = None
 
 
@@ -123,4 +127,20 @@ def missing_labels(read: list[str], expected: list[str]) -> list[str]:
     return [label for label in expected if not any(norm(label) in r for r in read)]
 
 
-# -- a file's tasks, three instances of the parameterised ones, in one run --------------------------------
+# -- which tasks the test suite runs ------------------------------------------------------------------------
+
+
+def hard_sample(records: list[TaskRecord], per_file: int = HARD_SAMPLE_PER_FILE,
+                seed: int = HARD_SAMPLE_SEED) -> list[TaskRecord]:
+    """The records to run in the suite: all of them, except for the hard suite's files, of which a
+    seeded sample of `per_file` tasks each."""
+    by_file: dict[Path, list[TaskRecord]] = {}
+    for record in records:
+        by_file.setdefault(record.file, []).append(record)
+    chosen: list[TaskRecord] = []
+    for file in sorted(by_file):
+        group = sorted(by_file[file], key=lambda r: r.id)
+        if group[0].suite == HARD_SUITE:
+            group = random.Random(f"{seed}:{file.name}").sample(group, min(per_file, len(group)))
+        chosen += group
+    return chosen
