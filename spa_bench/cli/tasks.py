@@ -104,7 +104,9 @@ _COUNTED = ("tasks", "apps", "difficulty 1", "difficulty 2", "difficulty 3", "cr
 
 
 def _count_column(records: list[TaskRecord]) -> list[str]:
-    """The figures of `_COUNTED`, in that order."""
+    """The figures of `_COUNTED`, in that order, then the number of tasks of each hard category."""
+    from spa_bench.tasks.model import HARD_CATEGORIES
+
     by_difficulty = Counter(r.difficulty for r in records)
     apps = {p for r in records for p in r.packages if p not in _NOT_APPS}
     parameterised = sum(r.parameterised for r in records)
@@ -112,7 +114,8 @@ def _count_column(records: list[TaskRecord]) -> list[str]:
     return [str(len(records)), str(len(apps)), *(str(by_difficulty[d]) for d in (1, 2, 3)),
             str(sum(r.category == "cross_app" for r in records)), str(sum(r.retrieval for r in records)),
             str(sum(r.infeasible for r in records)), share, str(sum("portable" in r.tags for r in records)),
-            str(sum(r.near_misses > 0 for r in records))]
+            str(sum(r.near_misses > 0 for r in records)),
+            *(str(sum(c in r.tags for r in records)) for c in HARD_CATEGORIES)]
 
 
 def _print_counts(records: list[TaskRecord]) -> None:
@@ -124,7 +127,10 @@ def _print_counts(records: list[TaskRecord]) -> None:
     table.add_column("")
     for name in (*languages, "all"):
         table.add_column(name, justify="right")
-    for i, label in enumerate(_COUNTED):
+    from spa_bench.tasks.model import HARD_CATEGORIES
+
+    labels = (*_COUNTED, *(f"hard: {c.replace('_', ' ')}" for c in HARD_CATEGORIES))
+    for i, label in enumerate(labels):
         table.add_row(label, *(column[i] for column in columns))
     console.print(table)
 

@@ -17,8 +17,9 @@ from typing import Any
 
 from spa_bench.evaluation.metrics import wilson_interval
 from spa_bench.results.schema import EpisodeLog
+from spa_bench.tasks.model import HARD_CATEGORIES
 
-CATEGORIES = ("long", "memory", "ask_user", "interruption", "infeasible_ask")
+CATEGORIES = HARD_CATEGORIES
 OTHER = "other"
 ASK_CATEGORIES = frozenset({"ask_user", "infeasible_ask"})
 ALL_KINDS = "any"

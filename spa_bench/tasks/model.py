@@ -25,6 +25,10 @@ Language = Literal["en", "zh"]
 Category = Literal["single_app", "cross_app"]
 ResetStrategy = Literal["snapshot", "pm_clear", "none"]
 
+HARD_CATEGORIES = ("long", "memory", "ask_user", "interruption", "infeasible_ask")
+"""The kinds of task of the hard split, as tags: long-horizon, memory, asking the user, interruptions,
+infeasible once the user has been asked. Reports and `tasks list --counts` group by them."""
+
 TASK_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"
 PACKAGE_PATTERN = r"^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)+$"
 
