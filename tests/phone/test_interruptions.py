@@ -249,3 +249,17 @@ def test_shell_notification_waits_in_the_shade_and_is_dismissed(phone: PhoneHand
     phone.shell("input keyevent KEYCODE_BACK")
     assert focus(phone).startswith(NOTES + "/") and dump(phone) == screen
     assert phone.shell("settings get global airplane_mode_on").strip() == "0"
+
+
+def test_home_leaves_the_request_waiting_in_the_app(phone: PhoneHandle) -> None:
+    phone.shell(f"pm revoke {CAMERA} {CAMERA_PERM}")
+    phone.shell(f"monkey -p {CAMERA} -c android.intent.category.LAUNCHER 1")
+    assert focus(phone) == f"{CONTROLLER}/{GRANT}"
+    phone.shell("input keyevent KEYCODE_HOME")
+    assert focus(phone).startswith("com.google.android.apps.nexuslauncher/")
+    assert "permission_message" not in dump(phone)
+    phone.shell(f"monkey -p {CAMERA} -c android.intent.category.LAUNCHER 1")
+    assert focus(phone) == f"{CONTROLLER}/{GRANT}"
+    phone.shell("input keyevent KEYCODE_BACK")  # no answer: still not granted, the app says why
+    assert runtime_permission(phone, CAMERA, CAMERA_PERM).startswith("granted=false")
+    assert "permission_needed" in dump(phone)

@@ -93,9 +93,15 @@ class InterruptionsMixin:
             self.invalidate()
             return error
 
+    def _asking(self) -> tuple[str, str] | None:
+        """The request on screen: GrantPermissionsActivity sits in the asking app's task, so it shows only
+        while that app is in front (HOME leaves it waiting there)."""
+        request = self.permission_request
+        return request if request is not None and request[0] == self.tasks.front else None
+
     def permission_focus(self) -> tuple[str, str] | None:
         """GrantPermissionsActivity is the focused activity while it asks."""
-        return (permissions.CONTROLLER, permissions.GRANT_ACTIVITY) if self.permission_request else None
+        return (permissions.CONTROLLER, permissions.GRANT_ACTIVITY) if self._asking() else None
 
     def _answer_permission(self, answer: str) -> None:
         with self.lock:
@@ -160,8 +166,8 @@ class InterruptionsMixin:
         """Windows above the app: the permission controller's dialog, SystemUI's battery warning."""
         kit, locale, screen = self._ui_kit(), self._ui_locale(), self.metrics.screen
         windows: list[Window] = []
-        if self.permission_request is not None:
-            package, permission = self.permission_request
+        if (asking := self._asking()) is not None:
+            package, permission = asking
             label = self.apps[package].info().label(locale) if package in self.apps else package
             choices = permissions.GrantChoices(partial(self._answer_permission, "foreground"),
                                                partial(self._answer_permission, "one_time"),
@@ -182,7 +188,7 @@ class InterruptionsMixin:
         if self.battery.warning:
             self._battery_warning_dismiss()
             return
-        if self.permission_request is not None:
+        if self._asking() is not None:
             self._answer_permission("cancel")
             return
         front = self.tasks.front
