@@ -82,6 +82,16 @@ def test_battery_set_unplug_reset_as_battery_service(phone: PhoneHandle) -> None
     assert "UPDATES STOPPED" not in phone.shell("dumpsys battery")
 
 
+def test_settings_shows_the_level_the_battery_was_set_to(phone: PhoneHandle) -> None:
+    phone.shell("dumpsys battery set level 42")
+    phone.shell("am start -n com.android.settings/.Settings")
+    assert 'text="42%"' in dump(phone)  # the homepage's Battery summary
+    phone.shell("am start -n 'com.android.settings/.Settings$PowerUsageSummaryActivity'")
+    page = dump(phone)
+    assert 'text="Battery level"' in page and 'text="42%"' in page
+    phone.shell("dumpsys battery reset")
+
+
 def test_low_battery_warning_offers_battery_saver(phone: PhoneHandle) -> None:
     phone.shell(f"monkey -p {NOTES} -c android.intent.category.LAUNCHER 1")
     before = focus(phone)

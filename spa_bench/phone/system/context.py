@@ -89,6 +89,9 @@ class OsAppContext:
     def getprop(self) -> dict[str, str]:
         return self._os.getprop()
 
+    def battery_level(self) -> int:
+        return self._os.battery_level
+
     def force_stop(self, package: str) -> None:
         self._os.force_stop(package)
 

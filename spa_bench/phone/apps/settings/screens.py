@@ -39,7 +39,7 @@ class Homepage(Activity):
                 "purple",
                 S + "ConfigureNotificationSettingsActivity",
             ),
-            ("battery", f"{100}%", "battery", "green", S + "PowerUsageSummaryActivity"),
+            ("battery", f"{self.ctx.battery_level()}%", "battery", "green", S + "PowerUsageSummaryActivity"),
             ("storage", "", "storage", "teal", S + "StorageDashboardActivity"),
             ("sound", t("sound_summary"), "volume", "teal", S + "SoundSettingsActivity"),
             ("display", t("display_summary"), "display", "orange", S + "DisplaySettingsActivity"),
@@ -250,7 +250,7 @@ class Battery(PreferenceActivity):
     def prefs(self) -> Sequence[Pref]:
         t = self.t
         return [
-            Pref("info", t("battery_level"), "100%", icon="battery", hue="green"),
+            Pref("info", t("battery_level"), f"{self.ctx.battery_level()}%", icon="battery", hue="green"),
             self.switch(t("battery_saver"), "global", "low_power", t("battery_saver_summary")),
             self.switch(
                 t("battery_percentage"),
