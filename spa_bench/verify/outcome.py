@@ -1,12 +1,13 @@
 """What `tasks verify` found: one outcome per episode, grouped by task and probe, and how to read them.
 
-A probe either must pass (the oracle; the infeasible probe on an infeasible task) or must fail (every
-other probe). A probe that must fail and was scored a success is a **false pass**: the task's checks let
-through something they must not. An oracle that fails is a broken task (its checks or its script). The
-shell-tamper probe must also be marked `tampered` by the shell audit whenever it changed something (on a
-task whose oracle leaves the state as it was - an infeasible or a question task - it has nothing to
-change); its `state_passed` says whether it reached the state the checks want, which is what the audit
-is there for.
+A probe either must pass (the oracle; the infeasible probe on an infeasible task that needs no question
+to the user) or must fail (every other probe; on an infeasible-with-ask task the infeasible probe, which
+never asks, must fail its ask_user check). A probe that must fail and was scored a success is a **false
+pass**: the task's checks let through something they must not. An oracle that fails is a broken task (its
+checks or its script). The shell-tamper probe must also be marked `tampered` by the shell audit whenever
+it changed something (on a task whose oracle leaves the state as it was - an infeasible or a question
+task - it has nothing to change); its `state_passed` says whether it reached the state the checks want,
+which is what the audit is there for.
 """
 
 from __future__ import annotations

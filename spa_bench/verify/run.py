@@ -125,7 +125,9 @@ def verify(config: VerifyConfig, progress: Progress = lambda _line: None) -> Ver
             elif agent == "noop":
                 add(log.task.id, judge(log, "noop", False, run_dir))
             elif agent == "infeasible":
-                add(log.task.id, judge(log, "infeasible", log.task.infeasible, run_dir))
+                # Declaring infeasible without asking passes only where no question is needed.
+                must_pass = log.task.infeasible and not log.task.asks_user
+                add(log.task.id, judge(log, "infeasible", must_pass, run_dir))
         answer_tasks = [r for r in records if r.retrieval]
         if "answer_spam" in probes and answer_tasks:
             spam = [AgentConfig(agent="probe-spam", name=f"spam-{mode}", args={"mode": mode})
