@@ -50,7 +50,7 @@ class InfeasibleProbe(BaseAgent):
 class AnswerSpamProbe(OracleAgent):
     """The oracle's way through the task, then a spam answer instead of the oracle's."""
 
-    def __init__(self, mode: str = "candidates", patience: int = 5) -> None:
+    def __init__(self, mode: str = "candidates", patience: int = 2) -> None:
         super().__init__(patience)
         if mode not in SPAM_MODES:
             raise ValueError(f"mode {mode!r}: one of {', '.join(SPAM_MODES)}")
@@ -117,7 +117,7 @@ def _contents(device: AdbDevice, paths: list[str], batch: int = 16) -> dict[str,
 class StateRecorderProbe(OracleAgent):
     """The oracle, which pulls the device's state files into `store`/<instance> before it finishes."""
 
-    def __init__(self, store: str, patience: int = 5) -> None:
+    def __init__(self, store: str, patience: int = 2) -> None:
         super().__init__(patience)
         self.store = Path(store)
 

@@ -167,6 +167,10 @@ def run(
         False, "--skip-missing-apps", help="Leave out tasks whose apps are not installed on the devices "
                                            "(default: refuse the run, naming them)."),
     size: str = typer.Option("1080x2400", "--size", help="Virtual phone screen size."),
+    vary: str | None = typer.Option(
+        None, "--vary", help="Each episode on a device varied from its default, drawn per episode: "
+                             "DIMS[:SEED], DIMS a comma list of screen, density, font-scale, dark, "
+                             "navigation (e.g. screen,font-scale,dark:7)."),
     phone_clock: str | None = typer.Option(
         None, "--phone-clock", help="Freeze the virtual phones' clocks at this time (ISO 8601 UTC, e.g. "
                                     "2026-01-15T09:30): the same screens on every rerun."),
@@ -243,6 +247,7 @@ def run(
                 tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task, tag,
                                                                      portable),
                 agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
+                vary=vary,
                 console_ports=console_ports, skip_missing_apps=skip_missing_apps,
                 phone_clock=phone_clock, executor=executor, ray_address=ray_address,
                 phones_per_node=phones_per_node, artifact_dir=artifact_dir,

@@ -212,6 +212,10 @@ class Device:
                                     screen_height=height, locale=lines[3].strip() or None)
         return self._info
 
+    def forget_info(self) -> None:
+        """Read the device's facts again at the next info(): its screen size or density was changed."""
+        self._info = None
+
     def screen_size(self, wm_output: str | None = None) -> tuple[int, int]:
         text = wm_output if wm_output is not None else self.shell("wm size")
         sizes = _SIZE.findall(text)

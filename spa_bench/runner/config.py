@@ -44,6 +44,8 @@ class RunConfig(BaseModel):
     skip_missing_apps: bool = Field(False, description="leave out tasks whose apps a device lacks, "
                                                        "instead of refusing the run")
     phone_size: str = "1080x2400"
+    vary: str | None = Field(None, description="--vary DIMS[:SEED]: each episode on a device varied from its "
+                             "default (spa_bench.runner.vary)")
     phone_clock: str | None = Field(None, description="freeze the virtual phones' clocks at this ISO 8601 "
                                                       "time, so reruns see the same screens")
     executor: Literal["local", "ray"] = Field("local", description="where episodes run: threads of this "
@@ -86,6 +88,14 @@ class RunConfig(BaseModel):
                 raise ValueError(f"phone_clock: {exc}") from None
         if self.model_cache_replay and self.model_cache is None:
             raise ValueError("model_cache_replay needs model_cache (--model-cache DIR)")
+        if self.vary is not None:
+            from spa_bench.errors import ConfigError
+            from spa_bench.runner.vary import parse_vary
+
+            try:
+                parse_vary(self.vary)
+            except ConfigError as exc:
+                raise ValueError(str(exc)) from None
         if self.executor == "ray":
             if not self.ray_address:
                 raise ValueError("executor ray needs the cluster's address (--ray-address HOST:PORT)")

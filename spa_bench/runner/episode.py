@@ -50,6 +50,7 @@ from spa_bench.results.layout import RunLayout
 from spa_bench.results.recorder import EpisodeRecorder
 from spa_bench.results.schema import (
     AgentSpec,
+    DeviceVariation,
     EpisodeLog,
     ErrorInfo,
     ErrorKind,
@@ -61,6 +62,7 @@ from spa_bench.results.schema import (
 )
 from spa_bench.runner.interruptions import due, fire
 from spa_bench.runner.packages import episode_packages, task_for_device
+from spa_bench.runner.vary import apply_variation
 from spa_bench.tasks.apps import resolve_app
 from spa_bench.tasks.dialogue import exchange
 from spa_bench.tasks.model import Task
@@ -78,6 +80,7 @@ class EpisodeJob:
     agent_args: dict[str, Any]  # as passed to the factory (the spec holds the redacted copy)
     task_file: str | None = None
     task_sha256: str | None = None
+    variation: DeviceVariation | None = None  # --vary: the device as this episode wants it
 
 
 @dataclass(frozen=True)
@@ -113,13 +116,17 @@ def coerce_action(raw: Any) -> Action:
     return parse_action(raw)
 
 
-def set_up_task(device: Device, task: Task, settle_s: float = 0.0) -> None:
-    """Put the device in the task's starting state: its reset (snapshot or pm clear), its setup
-    commands, home, its start app. Shared by the runner and the Gymnasium environment (spa_bench.env)."""
+def set_up_task(device: Device, task: Task, settle_s: float = 0.0,
+                variation: DeviceVariation | None = None) -> None:
+    """Put the device in the task's starting state: its reset (snapshot or pm clear), the device
+    variation (--vary), its setup commands, home, its start app. Shared by the runner and the Gymnasium
+    environment (spa_bench.env)."""
     if task.setup.reset == "snapshot":
         device.load_snapshot(task.snapshot_name)
     elif task.setup.reset == "pm_clear":
         device.clear_packages(task.packages)
+    if variation is not None:
+        apply_variation(device, variation)
     for command in task.setup.shell:
         result = device.run(command)
         if result.exit_code != 0:
@@ -151,7 +158,7 @@ class EpisodeRunner:
             episode_id=job.episode_id, run_id=run_id, task=job.task, task_file=job.task_file,
             task_sha256=job.task_sha256, instance=job.instance, agent=job.agent, device=device.info(),
             package_map=dict(self.packages.substitutions), attempt=attempt, started_at=now(),
-            errors=list(earlier_errors or []))
+            errors=list(earlier_errors or []), variation=job.variation)
         self._program_calls: list[str] = []
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{job.episode_id[:30]}")
 
@@ -212,7 +219,7 @@ class EpisodeRunner:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     def _setup(self) -> None:
-        set_up_task(self.device, self.task, self.limits.settle_s)
+        set_up_task(self.device, self.task, self.limits.settle_s, self.job.variation)
 
     def _context(self) -> TaskContext:
         task, info = self.task, self.device.info()

@@ -42,6 +42,7 @@ from spa_bench.runner.events import Broadcast, Events
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
 from spa_bench.runner.preflight import check_apps, check_resets, substitutions
 from spa_bench.runner.scheduler import Attempt, EpisodeWork, Executor, LocalThreadExecutor
+from spa_bench.runner.vary import draw, parse_vary
 from spa_bench.secrets import (
     REDACTED,
     header_secrets,
@@ -118,6 +119,7 @@ def plan_jobs(config: RunConfig, repo: TaskRepository) -> tuple[list[EpisodeJob]
         raise ConfigError("no task matches the filters")
     tasks = repo.load(records)
     factories = resolve_agents(config)
+    vary = parse_vary(config.vary) if config.vary else None
     file_hashes: dict[str, str] = {}
     jobs = []
     for record, task in zip(records, tasks, strict=True):
@@ -125,13 +127,14 @@ def plan_jobs(config: RunConfig, repo: TaskRepository) -> tuple[list[EpisodeJob]
         file_hashes.setdefault(rel, _sha256(record.file))
         for repeat in range(config.repeats):
             filled, seed, values = task.instantiate(config.seed, repeat)
+            variation = draw(vary, task.id, repeat, default_screen=config.phone_size) if vary else None
             for agent in config.agents:
                 jobs.append(EpisodeJob(
                     episode_id=episode_id(agent.label, task.id, repeat), task=filled,
                     instance=InstanceInfo(repeat=repeat, seed=seed, parameters=values),
                     agent=AgentSpec(name=agent.label, reference=agent.agent, args=redact_mapping(agent.args)),
                     agent_factory=factories[agent.label], agent_args=dict(agent.args),
-                    task_file=rel, task_sha256=file_hashes[rel]))
+                    task_file=rel, task_sha256=file_hashes[rel], variation=variation))
     return jobs, file_hashes
 
 

@@ -251,7 +251,7 @@ def ime(args: list[str], ctx: CommandContext) -> int:
 
 _CMD_SERVICES = {"package": "pm", "activity": "am", "input": "input", "settings": "settings",
                  "input_method": "ime", "wifi": "svc", "window": "wm",
-                 "statusbar": "", "notification": "", "clipboard": ""}  # these three: handled below
+                 "statusbar": "", "notification": "", "clipboard": "", "uimode": ""}  # these: handled below
 
 
 @command("cmd")
@@ -272,6 +272,10 @@ def cmd(args: list[str], ctx: CommandContext) -> int:
     if args[0] == "clipboard":  # ClipboardService's binder has no onShellCommand: Binder's default answer
         ctx.err("No shell command implementation.\n")
         return 0
+    if args[0] == "uimode":
+        from spa_bench.phone.shell.commands.uimode import cmd_uimode
+
+        return cmd_uimode(rest, ctx)
     if args[0] in ("statusbar", "notification"):
         from spa_bench.phone.shell.commands import systemui
 

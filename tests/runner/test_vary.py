@@ -1,0 +1,102 @@
+"""`--vary`: the spec, the per-episode draw, the commands, and a run on virtual phones whose episodes each
+get the device they drew (the screenshots have its size) and whose oracle still succeeds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from pim_runs import on_shared_phones, state_success
+
+from spa_bench.errors import ConfigError
+from spa_bench.results.layout import RunLayout
+from spa_bench.results.schema import DeviceVariation
+from spa_bench.runner.config import AgentConfig, RunConfig
+from spa_bench.runner.run import run_benchmark
+from spa_bench.runner.vary import (
+    DIMENSIONS,
+    MIN_WIDTH_DP,
+    VarySpec,
+    draw,
+    parse_vary,
+    variation_commands,
+    variation_name,
+)
+from spa_bench.tasks.repository import TaskFilter
+
+
+def test_the_spec_names_dimensions_and_a_seed() -> None:
+    assert parse_vary("screen,dark:7") == VarySpec(("screen", "dark"), 7)
+    assert parse_vary(" Font_Scale , density ") == VarySpec(("font-scale", "density"), 0)
+    assert parse_vary("dark,dark") == VarySpec(("dark",), 0)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("screen,colour", "unknown dimension 'colour'"),
+    ("screen:x", "seed after ':' must be an integer, not 'x'"),
+    (":3", "name at least one of"),
+    ("locale", "locale is not supported"),
+])
+def test_a_bad_spec_is_named(spec: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_vary(spec)
+
+
+def test_a_bad_spec_stops_the_run_config() -> None:
+    with pytest.raises(ValueError, match="unknown dimension 'fonts'"):
+        RunConfig(agents=[AgentConfig(agent="noop")], vary="fonts")
+
+
+def test_draws_are_per_episode_reproducible_and_sane() -> None:
+    spec = parse_vary(",".join(DIMENSIONS) + ":5")
+    draws = [draw(spec, f"task_{i}", r) for i in range(60) for r in range(2)]
+    assert draws == [draw(spec, f"task_{i}", r) for i in range(60) for r in range(2)]
+    other_seed = parse_vary(",".join(DIMENSIONS) + ":6")
+    assert [draw(spec, f"task_{i}", 0).name for i in range(10)] != \
+        [draw(other_seed, f"task_{i}", 0).name for i in range(10)]
+    for v in draws:
+        assert v.screen is not None and v.density is not None and v.font_scale is not None
+        assert v.dark is not None and v.navigation is not None and v.seed == 5
+        width = min(int(x) for x in v.screen.split("x"))
+        assert width * 160 / v.density >= MIN_WIDTH_DP, v
+    assert len({v.name for v in draws}) > 20  # the draws spread over the choices
+    only_dark = draw(parse_vary("dark"), "t", 0)
+    assert only_dark.screen is None and only_dark.density is None and only_dark.dark is not None
+
+
+def test_a_small_screen_alone_gets_a_density_that_keeps_320_dp() -> None:
+    spec = parse_vary("screen")
+    small = next(v for v in (draw(spec, f"t{i}", 0) for i in range(200)) if v.screen == "720x1280")
+    assert small.density == 320
+
+
+def test_names_and_commands_say_what_differs() -> None:
+    v = DeviceVariation(name="", screen="720x1280", density=320, font_scale=1.3, dark=True,
+                        navigation="gestural")
+    assert variation_name(v) == "720x1280+320dpi+font1.3+dark+gestural"
+    default = DeviceVariation(name="", screen="1080x2400", font_scale=1.0, dark=False)
+    assert variation_name(default) == "default"
+    assert variation_commands(v) == [
+        "wm size 720x1280", "wm density 320", "settings put system font_scale 1.3", "cmd uimode night yes",
+        "cmd overlay enable-exclusive --category com.android.internal.systemui.navbar.gestural"]
+
+
+@pytest.mark.usefixtures("adb_env")
+def test_a_varied_run_records_each_episodes_device_and_the_oracle_still_succeeds(results_dir: Path) -> None:
+    ids = ["settings_wifi_off_en", "contacts_phone_lookup_zh", "calculator_multiply_en", "notes_create_zh"]
+    config = RunConfig(filter=TaskFilter(ids=ids), agents=[AgentConfig(agent="oracle")],
+                       **on_shared_phones(2), out=results_dir, vary="screen,density,font-scale,dark:3",
+                       repeats=2)
+    result = run_benchmark(config)
+    layout = RunLayout(result.run_dir)
+    assert len(result.logs) == 8
+    for log in result.logs:
+        v = log.variation
+        assert v is not None and v == draw(parse_vary("screen,density,font-scale,dark:3"), log.task.id,
+                                            log.instance.repeat)
+        assert state_success(log), (log.episode_id, v.name, [s.invalid_reason for s in log.steps])
+        shot = layout.episode_dir(log.episode_id) / str(log.steps[0].observation.screenshot)
+        with Image.open(shot) as image:
+            assert f"{image.width}x{image.height}" == v.screen, (log.episode_id, v.name)
+    assert len({log.variation.name for log in result.logs if log.variation}) > 3
