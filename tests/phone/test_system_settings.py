@@ -235,3 +235,21 @@ def test_app_info_force_stop_with_toast(phone: PhoneOS) -> None:
     assert find(phone, text="Settings stopped")  # the toast
     now[0] = 10.0
     assert phone.frame().find(text="Settings stopped") is None
+
+
+def test_cmd_uimode_night_switches_the_dark_theme(phone: PhoneOS) -> None:
+    """UiModeManagerService's shell: `cmd uimode night yes|no|auto` prints the mode it leaves
+    ("Night mode: yes"); the theme follows."""
+    from spa_bench.phone.shell import Shell
+
+    shell = Shell(phone)
+    phone.start_activity("com.android.settings", S + "DisplaySettingsActivity")
+    light = phone.screenshot().getpixel((540, 1800))
+    result = shell.run("cmd uimode night yes")
+    assert (result.stdout, result.exit_code) == (b"Night mode: yes\n", 0)
+    assert phone.settings_get("secure", "ui_night_mode") == "2"
+    assert sum(phone.screenshot().getpixel((540, 1800))) < 150 < sum(light)  # type: ignore[arg-type]
+    assert shell.run("cmd uimode night").stdout == b"Night mode: yes\n"
+    assert shell.run("cmd uimode night no").stdout == b"Night mode: no\n"
+    bad = shell.run("cmd uimode night dim")
+    assert bad.exit_code == 255 and bad.stderr.startswith(b"Error: mode must be 'yes', 'no', or 'auto'")
