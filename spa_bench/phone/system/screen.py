@@ -21,6 +21,12 @@ from spa_bench.phone.system.keyboard import (
     build_keyboard,
     keyboard_height,
 )
+from spa_bench.phone.system.navbar import (
+    NAVIGATION_MODE_KEY,
+    build_gesture_bar,
+    gesture_bar_height,
+    is_gestural,
+)
 from spa_bench.phone.system.systemui import (
     SYSTEMUI,
     build_nav_bar,
@@ -31,6 +37,7 @@ from spa_bench.phone.system.systemui import (
 )
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import FRAME, Canvas, EditText, Frame, Kit, Metrics, Rect, View, Window, palette
+from spa_bench.phone.ui.fonts import font_scale, parse_font_scale
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps import App
@@ -132,7 +139,8 @@ class ScreenMixin:
     def _current_frame(self) -> Frame:
         key = self.frame_key()
         if self._frame is None or self._frame_key != key:
-            self._frame = self._build_frame()
+            with font_scale(self._font_scale()):
+                self._frame = self._build_frame()
             self._frame_key = self.frame_key()  # building may clear a stale focus and bump the version
         return self._frame
 
@@ -158,8 +166,15 @@ class ScreenMixin:
         return self._image
 
     # -- composition ----------------------------------------------------------------------------------
+    def _font_scale(self) -> float:
+        return parse_font_scale(self.settings.get("system", "font_scale"))
+
+    def _gestural(self) -> bool:
+        return is_gestural(self.settings.get(*NAVIGATION_MODE_KEY))
+
     def _bars(self) -> tuple[int, int]:
-        return status_bar_height(self.kit), nav_bar_height(self.kit)
+        kit = self.kit
+        return status_bar_height(kit), gesture_bar_height(kit) if self._gestural() else nav_bar_height(kit)
 
     def _app_window(self, package: str, area: Rect) -> tuple[Window, bool, bool]:
         """The app's window for `area`, whether it is full-bleed (wallpaper) and wants white bar icons."""
@@ -246,24 +261,16 @@ class ScreenMixin:
         self._keyboard_in_frame = kb_shown
         windows.extend(self.system_ui_windows(screen, sb, self.clock.status_time(self._use_24h())))
         windows.extend(self.interruption_windows())
-        windows.append(
-            Window(
-                SYSTEMUI,
-                build_nav_bar(
-                    kit,
-                    Rect(0, screen.height - nav, screen.width, screen.height),
-                    back=lambda: self._key_back(),
-                    home=lambda: self._key_home(),
-                    recents=lambda: self._key_recents(),
-                    light_content=light_content,
-                    locale=self.locale,
-                    bg=None
-                    if transparent or self.shade_open()
-                    else (p.keyboard if kb_shown else p.background),
-                ),
-                name="NavigationBar",
-            )
-        )
+        nav_bg = None if transparent or self.shade_open() else (p.keyboard if kb_shown else p.background)
+        nav_rect = Rect(0, screen.height - nav, screen.width, screen.height)
+        if self._gestural():
+            nav_bar = build_gesture_bar(kit, nav_rect, home=lambda: self._key_home(),
+                                        light_content=light_content, bg=nav_bg, locale=self.locale)
+        else:
+            nav_bar = build_nav_bar(kit, nav_rect, back=lambda: self._key_back(),
+                                    home=lambda: self._key_home(), recents=lambda: self._key_recents(),
+                                    light_content=light_content, locale=self.locale, bg=nav_bg)
+        windows.append(Window(SYSTEMUI, nav_bar, name="NavigationBar"))
         if self.toast_active() and self.toast_message:
             toast = kit.toast(screen, self.toast_message, screen.height - nav)
             windows.append(Window(self.tasks.front, toast, name="Toast", touchable=False))
@@ -332,11 +339,13 @@ class ScreenMixin:
         sb, nav = self._bars()
         screen = self.metrics.screen
         try:
-            window, _, _ = self._app_window(package, Rect(0, sb, screen.width, screen.height - nav))
+            with font_scale(self._font_scale()):
+                window, _, _ = self._app_window(package, Rect(0, sb, screen.width, screen.height - nav))
         except (KeyError, IndexError):
             return None
         image = Image.new("RGB", (screen.width, screen.height), self.kit.palette.background)
-        window.root.render(Canvas(image), screen)
+        with font_scale(1.0):  # drawn as built (recents ask for thumbnails while their frame is built)
+            window.root.render(Canvas(image), screen)
         thumb = image.crop((0, sb, screen.width, screen.height - nav)).reduce(3)
         self._thumbs[package] = thumb
         return thumb

@@ -15,7 +15,8 @@ Align = Literal["left", "center", "right"]
 
 
 class TextView(View):
-    """Single-line (ellipsized) or wrapped text. `size` is in pixels."""
+    """Single-line (ellipsized) or wrapped text. `size` is in pixels at font scale 1 (sp): the view keeps
+    it scaled by the font scale active while it is built (spa_bench.phone.ui.fonts)."""
 
     class_name = "android.widget.TextView"
 
@@ -34,7 +35,7 @@ class TextView(View):
         desc: str = "",
     ) -> None:
         super().__init__(bounds, rid=rid, text=text, on_click=on_click, desc=desc)
-        self.size = size
+        self.size = fonts.sp(size)
         self.color = color
         self.align = align
         self.bold = bold
@@ -42,7 +43,8 @@ class TextView(View):
 
     @staticmethod
     def line_height(size: int) -> int:
-        return round(size * 1.45)
+        """The height of one line of text of `size` sp at the active font scale."""
+        return round(fonts.sp(size) * 1.45)
 
     def paint(self, canvas: Canvas) -> None:
         super().paint(canvas)
@@ -133,7 +135,7 @@ class Button(View):
         enabled: bool = True,
     ) -> None:
         super().__init__(bounds, rid=rid, text=text, on_click=on_click, enabled=enabled)
-        self.size = size
+        self.size = fonts.sp(size)
         self.fg = fg
         self.fill_color = bg
         self.outline = outline
@@ -232,7 +234,7 @@ class EditText(View):
         self.key = key
         self.value = value
         self.hint = hint
-        self.size = size
+        self.size = fonts.sp(size)
         self.fg = fg
         self.hint_color = hint_color
         self.on_change = on_change

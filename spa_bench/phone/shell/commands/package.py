@@ -251,7 +251,8 @@ def ime(args: list[str], ctx: CommandContext) -> int:
 
 _CMD_SERVICES = {"package": "pm", "activity": "am", "input": "input", "settings": "settings",
                  "input_method": "ime", "wifi": "svc", "window": "wm",
-                 "statusbar": "", "notification": "", "clipboard": "", "uimode": ""}  # these: handled below
+                 "statusbar": "", "notification": "", "clipboard": "", "uimode": "",
+                 "overlay": ""}  # these: handled below
 
 
 @command("cmd")
@@ -272,10 +273,10 @@ def cmd(args: list[str], ctx: CommandContext) -> int:
     if args[0] == "clipboard":  # ClipboardService's binder has no onShellCommand: Binder's default answer
         ctx.err("No shell command implementation.\n")
         return 0
-    if args[0] == "uimode":
-        from spa_bench.phone.shell.commands.uimode import cmd_uimode
+    if args[0] in ("uimode", "overlay"):
+        from spa_bench.phone.shell.commands import uimode
 
-        return cmd_uimode(rest, ctx)
+        return (uimode.cmd_uimode if args[0] == "uimode" else uimode.cmd_overlay)(rest, ctx)
     if args[0] in ("statusbar", "notification"):
         from spa_bench.phone.shell.commands import systemui
 
