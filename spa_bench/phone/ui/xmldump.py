@@ -140,7 +140,9 @@ def dump_windows(frame: Frame) -> list[DumpWindow]:
 
 
 def _root(w: DumpWindow, screen: Rect, compressed: bool) -> DumpNode | None:
-    root = visible_tree(w.root, screen, w.package, 0, [] if not w.dialog else None)
+    # a view is seen only inside its window: an app's form laid out past the window's bottom (the window
+    # shrinks above the keyboard) is under the keyboard, and uiautomator's bounds stop at the window's edge
+    root = visible_tree(w.root, w.root.bounds.intersect(screen), w.package, 0, [] if not w.dialog else None)
     if root is None:
         return None
     if compressed:

@@ -38,8 +38,10 @@ class NowPlayingActivity(MusicActivity):
             return root
         track = store.tracks()[pb.track_id]
         pad = kit.dp(32)
-        side = min(area.width - 2 * pad, kit.dp(300))
         top = area.top + bar_h + kit.dp(16)
+        # the cover gives way on a short screen: the title, seek bar and controls below it take 274 dp
+        below = kit.dp(24 + 80 + 34 + 40 + 72 + 24)
+        side = max(kit.dp(96), min(area.width - 2 * pad, kit.dp(300), area.bottom - top - below))
         cx = area.center[0]
         root.add(
             art(Rect(cx - side // 2, top, cx + side // 2, top + side), track.album_id, p.dark, kit.dp(20))
