@@ -2,36 +2,44 @@
 
 Targets given by `selector` are resolved on the current screen by the device layer, so one script works
 in both languages and at any screen size. When a selector is not on screen yet (an app still starting,
-an animation), the oracle waits a little and looks again; still missing, it scrolls the screen down, then
-up, looking after each scroll (on a smaller screen, or with bigger text under `--vary`, what the script's
-author saw at once can be further down a list), before trying anyway. A task without a golden script
+an animation), the oracle waits a little and looks again; still missing, it hides the keyboard if it is up
+and scrolls the screen's biggest scrollable view down to its end, then up, looking after each scroll (on a
+smaller screen, or with bigger text under `--vary`, what the script's author saw at once can be further
+down a form or a list), before trying anyway. A task without a golden script
 cannot be replayed: the oracle reports it infeasible at once.
 
 Arguments: `patience` (default 2) - how many short waits per action before scrolling for a selector;
-`scrolls` (default 6) - how many scrolls down (then twice as many up) before giving up on it.
+`scrolls` (default 8) - how many scrolls each way before giving up on it.
 """
 
 from __future__ import annotations
 
-from spa_bench.actions import Action, Finish, Scroll, Wait
+from spa_bench.actions import Action, Direction, Finish, Key, Scroll, Wait
 from spa_bench.agent import AgentStep, BaseAgent, TaskContext
 from spa_bench.device.elements import find
 from spa_bench.device.observation import Observation
 
 
 class OracleAgent(BaseAgent):
-    def __init__(self, patience: int = 2, scrolls: int = 6) -> None:
+    def __init__(self, patience: int = 2, scrolls: int = 8) -> None:
         self.patience = int(patience)
         self.scrolls = int(scrolls)
         self.script: list[Action] = []
         self.position = 0
-        self.waited = self.scrolled = 0
+        self._searching()
 
     def reset(self, context: TaskContext) -> None:
         super().reset(context)
         self.script = list(context.task.golden_script or [])
         self.position = 0
+        self._searching()
+
+    def _searching(self) -> None:
+        """Forget the search for the last selector."""
         self.waited = self.scrolled = 0
+        self.direction: Direction | None = "down"
+        self.last_screen: str | None = None
+        self.hid_keyboard = False
 
     def step(self, observation: Observation) -> AgentStep:
         if not self.context.task.golden_script:
@@ -41,15 +49,31 @@ class OracleAgent(BaseAgent):
         action = self.script[self.position]
         selector = getattr(action, "selector", None)
         if selector is not None and find(observation.all_elements, selector) is None:
-            wanted = selector.model_dump(exclude_defaults=True)
-            if self.waited < self.patience:
-                self.waited += 1
-                return AgentStep(Wait(seconds=0.5), output=f"oracle: waiting for {wanted}")
-            if self.scrolled < 3 * self.scrolls:
-                self.scrolled += 1
-                direction = "down" if self.scrolled <= self.scrolls else "up"
-                return AgentStep(Scroll(direction=direction),
-                                 output=f"oracle: scrolling {direction} for {wanted}")
+            search = self._search(observation, selector.model_dump(exclude_defaults=True))
+            if search is not None:
+                return search
         self.position += 1
-        self.waited = self.scrolled = 0
+        self._searching()
         return AgentStep(action, output=f"oracle: golden step {self.position}/{len(self.script)}")
+
+    def _search(self, observation: Observation, wanted: dict[str, object]) -> AgentStep | None:
+        """The next move in looking for a selector not on screen: wait, hide the keyboard, scroll the
+        biggest scrollable view down to its end, then up; None once all that is done."""
+        if self.waited < self.patience:
+            self.waited += 1
+            return AgentStep(Wait(seconds=0.5), output=f"oracle: waiting for {wanted}")
+        if observation.keyboard_shown and not self.hid_keyboard:
+            self.hid_keyboard = True  # on a small screen the keyboard covers the form's lower fields
+            return AgentStep(Key(key="back"), output=f"oracle: hiding the keyboard to look for {wanted}")
+        at_end = self.last_screen == observation.hierarchy_xml  # the last scroll moved nothing
+        if self.direction is not None and (at_end or self.scrolled >= self.scrolls):
+            self.direction = "up" if self.direction == "down" else None
+            self.scrolled = 0
+        candidates = [e for e in observation.elements if e.scrollable]
+        if self.direction is None or not candidates:
+            return None
+        self.scrolled += 1
+        self.last_screen = observation.hierarchy_xml
+        biggest = max(candidates, key=lambda e: (e.bounds[2] - e.bounds[0]) * (e.bounds[3] - e.bounds[1]))
+        return AgentStep(Scroll(direction=self.direction, element=observation.elements.index(biggest)),
+                         output=f"oracle: scrolling {self.direction} for {wanted}")
