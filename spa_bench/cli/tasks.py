@@ -217,6 +217,8 @@ def verify(
     report: Path | None = typer.Option(None, "--report", help="Also write the outcome to FILE.json or "
                                                               "FILE.html."),
     all_rows: bool = typer.Option(False, "--all", help="A row for every task, not only those with problems."),
+    vary: str | None = typer.Option(None, "--vary", help="Run every probe on devices varied per episode, as "
+                                                         "`spa-bench run --vary` does: DIMS[:SEED]."),
 ) -> None:
     """Attack every task's checks on virtual phones: the oracle must pass; noop, near misses, answer spam,
     declaring infeasible (except on infeasible tasks) and reaching the goal over adb shell must fail.
@@ -229,6 +231,10 @@ def verify(
     from spa_bench.verify.run import VerifyConfig
     from spa_bench.verify.run import verify as run_verify
 
+    if vary is not None:
+        from spa_bench.runner.vary import parse_vary
+
+        parse_vary(vary)  # a bad spec stops here, in one line, before any phone starts
     unknown = [p for p in probe if p not in PROBES]
     if unknown:
         raise ConfigError(f"--probe {unknown[0]!r}: one of {', '.join(PROBES)}")
@@ -242,7 +248,7 @@ def verify(
                           filter=build_filter(suite, lang, app_, [], [], task), seeds=seeds,
                           run_seed=seed, phones=phones, devices=[serial for serial, _ in given],
                           console_ports={serial: port for serial, port in given if port is not None},
-                          probes=tuple(p for p in PROBES if not probe or p in probe))
+                          probes=tuple(p for p in PROBES if not probe or p in probe), vary=vary)
     result = run_verify(config, progress=lambda line: console_err.print(f"[dim]{line}[/]", highlight=False))
     if not result.tasks:
         raise ConfigError("no task matches the filter")

@@ -43,6 +43,7 @@ class VerifyConfig:
     probes: tuple[Probe, ...] = PROBES
     devices: list[str] = field(default_factory=list)  # run on these (virtual phones) instead of new ones
     console_ports: dict[str, int] = field(default_factory=dict)
+    vary: str | None = None  # --vary DIMS[:SEED]: every probe on devices varied per episode (runner.vary)
 
 
 Progress = Callable[[str], None]
@@ -94,7 +95,7 @@ class _Runner:
             config = RunConfig(
                 tasks_dir=tasks_dir, filter=TaskFilter(ids=ids), agents=agents, repeats=repeats,
                 seed=self.config.run_seed, devices=self.serials, console_ports=self.console_ports,
-                out=self.config.out, run_id=f"{name}-{label}", evaluate=False)
+                out=self.config.out, run_id=f"{name}-{label}", evaluate=False, vary=self.config.vary)
             result = run_benchmark(config, Events())
             out += [(str(result.run_dir), log) for log in result.logs]
         return out
