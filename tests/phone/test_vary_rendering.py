@@ -12,7 +12,8 @@ import pytest
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.shell import Shell
 from spa_bench.phone.system import PhoneOS
-from spa_bench.phone.ui import TextView
+from spa_bench.phone.ui import Rect, TextView
+from spa_bench.phone.ui.fontscale import convert_sp_to_dp
 from spa_bench.phone.vfs import VirtualFS
 
 S = "com.android.settings.Settings$"
@@ -48,15 +49,35 @@ def test_font_scale_grows_text_and_the_rows_in_the_dump(phone: PhoneOS) -> None:
     title = "Dark theme"
     before = _text_view(phone, title)
     size, height = before.size, before.bounds.height
+    assert size == phone.kit.dp(16)  # a 16sp list title
     rows_before = [_bounds(n) for n in _nodes(phone) if n.get("text") == title]
     assert shell.run("settings put system font_scale 1.3").exit_code == 0
     after = _text_view(phone, title)
-    assert after.size == round(size * 1.3)
+    # Android 14 at 130 %: 16sp lies halfway between the table's 14sp -> 18.8dp and 18sp -> 21.6dp
+    assert after.size == round(20.2 * phone.metrics.scale)
     assert after.bounds.height > height  # the line box grew with the text, as sp scales
     rows_after = [_bounds(n) for n in _nodes(phone) if n.get("text") == title]
     assert rows_after and rows_after[0][3] - rows_after[0][1] > rows_before[0][3] - rows_before[0][1]
     shell.run("settings put system font_scale 1.0")
     assert _text_view(phone, title).size == size  # nothing kept from the scaled frame
+
+
+@pytest.mark.parametrize(
+    ("scale", "sp", "dp"),
+    [
+        (1.3, 14, 18.8),  # FontScaleConverterFactory's 1.3 table, point for point
+        (1.3, 30, 30.0),  # large text no longer grows at 130 %
+        (1.3, 4, 5.2),  # below the first point: from (0, 0) to (8sp, 10.4dp)
+        (1.3, 200, 200.0),  # past the last point: the last pair's ratio (1)
+        (1.15, 12, 13.8),
+        (1.4, 14, 20.4),  # no table: halfway between 1.3's 18.8 and 1.5's 22
+        (1.1, 20, 22.0),  # below the first table: linear
+        (0.85, 20, 17.0),  # shrinking is always linear
+        (1.0, 57, 57.0),
+    ],
+)
+def test_sp_converts_as_android_14(scale: float, sp: float, dp: float) -> None:
+    assert convert_sp_to_dp(sp, scale) == pytest.approx(dp)
 
 
 def test_font_scale_is_per_phone(tmp_path: Path, phone: PhoneOS) -> None:
@@ -111,3 +132,43 @@ def test_overlay_refuses_unknown_packages(phone: PhoneOS) -> None:
     shell = Shell(phone)
     assert shell.run("cmd overlay enable com.example.nothing").exit_code != 0
     assert phone.settings_get("secure", "navigation_mode") in (None, "0")
+
+
+def _small_dark_gestural(phone: PhoneOS) -> None:
+    """The smallest device --vary draws: 720x1280 at 320 dpi (360x640 dp), font 1.3, dark, gestures."""
+    shell = Shell(phone)
+    for command in ("wm size 720x1280", "wm density 320", "settings put system font_scale 1.3",
+                    "cmd uimode night yes", "cmd overlay enable-exclusive --category "
+                    "com.android.internal.systemui.navbar.gestural"):
+        assert shell.run(command).exit_code == 0, command
+
+
+def test_home_grid_fits_between_the_date_and_the_dock_on_a_small_screen(phone: PhoneOS) -> None:
+    _small_dark_gestural(phone)
+    phone.go_home()
+    nodes = _nodes(phone)
+    date = next(_bounds(n) for n in nodes if n.get("resource-id", "").endswith(":id/date"))
+    icons = [_bounds(n) for n in nodes if n.get("resource-id", "").endswith(":id/icon")]
+    assert len(icons) > 16
+    assert all(top >= date[3] for _, top, _, _ in icons)  # nothing under the date or the status bar
+    rects = [Rect(*b) for b in icons]
+    for i, a in enumerate(rects):
+        assert all(a.intersect(b).empty for b in rects[i + 1:])
+
+
+def test_custom_painted_labels_scale_and_fit(phone: PhoneOS) -> None:
+    """Text a view paints itself (a chip, an extended FAB) grows with the font scale like TextView's, and
+    the FAB widens so its label is not cut."""
+    from spa_bench.phone.apps.shop.widgets import Chip
+    from spa_bench.phone.ui import fonts
+
+    phone.start_activity("com.spa.eats")
+    base = next(v for v in phone.frame().views() if isinstance(v, Chip)).size
+    _small_dark_gestural(phone)
+    phone.start_activity("com.spa.eats")
+    chip = next(v for v in phone.frame().views() if isinstance(v, Chip))
+    assert chip.size > base * 320 / 420  # grew beyond the density change alone
+    assert fonts.text_width(chip.text, chip.size) < chip.bounds.width
+    phone.start_activity("com.android.email")
+    label = next(v for v in phone.frame().views() if isinstance(v, TextView) and v.text == "Compose")
+    assert fonts.text_width(label.text, label.size) <= label.bounds.width

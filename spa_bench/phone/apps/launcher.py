@@ -11,7 +11,7 @@ from spa_bench.phone.api import PackageInfo
 from spa_bench.phone.apps.base import Activity, App
 from spa_bench.phone.i18n import Strings
 from spa_bench.phone.ui import FRAME, Callback, Canvas, Rect, TextView, View, tone
-from spa_bench.phone.ui.fonts import ellipsize
+from spa_bench.phone.ui.fonts import ellipsize, sp
 
 PACKAGE = "com.google.android.apps.nexuslauncher"
 STRINGS = Strings(
@@ -114,7 +114,7 @@ class AppIcon(View):
         self.icon, self.hue, self.dark = icon, hue, dark
         self.on_light = on_light
         self.icon_size = icon_size
-        self.text_size = text_size
+        self.text_size = sp(text_size)  # scaled as it is built, like TextView's
         self.package = info.name
 
     def paint(self, canvas: Canvas) -> None:
@@ -143,7 +143,9 @@ class Home(Activity):
     def launchable(self) -> list[PackageInfo]:
         return [p for p in self.ctx.packages() if p.launcher_activity and p.name != PACKAGE]
 
-    def _icon(self, rect: Rect, info: PackageInfo, on_light: bool, with_label: bool = True) -> AppIcon:
+    def _icon(
+        self, rect: Rect, info: PackageInfo, on_light: bool, with_label: bool = True, icon: int | None = None
+    ) -> AppIcon:
         app_cls = _app_meta(info.name)
         label = info.label(self.ctx.locale)
         return AppIcon(
@@ -154,7 +156,7 @@ class Home(Activity):
             app_cls[1],
             dark=self.kit.palette.dark,
             on_light=on_light,
-            icon_size=self.kit.dp(56),
+            icon_size=self.kit.dp(56) if icon is None else icon,
             text_size=self.kit.dp(13),
             on_click=partial(self.ctx.launch, info.name),
         )
@@ -195,13 +197,18 @@ class Home(Activity):
         grid = [p for p in apps if p not in dock]
         cols = 4
         cell_w = (area.width - kit.dp(32)) // cols
-        cell_h = kit.dp(96)
-        top = area.bottom - kit.dp(96) - kit.dp(72) - cell_h * ((len(grid) + cols - 1) // cols) - kit.dp(24)
+        dock_top = area.bottom - kit.dp(96) - kit.dp(72)
+        # rows shrink to fit between the date and the dock (a 640 dp screen has no room for 96 dp rows),
+        # and the icons with them, as Launcher3's DeviceProfile sizes cells from the height it has
+        rows = max(1, (len(grid) + cols - 1) // cols)
+        grid_bottom = dock_top - kit.dp(24)
+        cell_h = min(kit.dp(96), (grid_bottom - area.top - kit.dp(72)) // rows)
+        icon = max(kit.dp(24), min(kit.dp(56), cell_h - kit.dp(8) - round(sp(kit.dp(13)) * 1.7)))
+        top = grid_bottom - cell_h * rows
         for i, info in enumerate(grid):
             left = area.left + kit.dp(16) + (i % cols) * cell_w
             y = top + (i // cols) * cell_h
-            root.add(self._icon(Rect(left, y, left + cell_w, y + cell_h - kit.dp(8)), info, False))
-        dock_top = area.bottom - kit.dp(96) - kit.dp(72)
+            root.add(self._icon(Rect(left, y, left + cell_w, y + cell_h - kit.dp(8)), info, False, icon=icon))
         for i, info in enumerate(dock[:cols]):
             left = area.left + kit.dp(16) + i * cell_w
             root.add(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from PIL import Image
@@ -37,7 +38,7 @@ from spa_bench.phone.system.systemui import (
 )
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import FRAME, Canvas, EditText, Frame, Kit, Metrics, Rect, View, Window, palette
-from spa_bench.phone.ui.fonts import font_scale, parse_font_scale
+from spa_bench.phone.ui.fontscale import font_scale, parse_font_scale
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps import App
@@ -139,7 +140,7 @@ class ScreenMixin:
     def _current_frame(self) -> Frame:
         key = self.frame_key()
         if self._frame is None or self._frame_key != key:
-            with font_scale(self._font_scale()):
+            with self._text_scale():
                 self._frame = self._build_frame()
             self._frame_key = self.frame_key()  # building may clear a stale focus and bump the version
         return self._frame
@@ -166,8 +167,10 @@ class ScreenMixin:
         return self._image
 
     # -- composition ----------------------------------------------------------------------------------
-    def _font_scale(self) -> float:
-        return parse_font_scale(self.settings.get("system", "font_scale"))
+    def _text_scale(self) -> AbstractContextManager[None]:
+        """Build under the system font scale (text sizes as sp at this screen's density)."""
+        scale = parse_font_scale(self.settings.get("system", "font_scale"))
+        return font_scale(scale, self.metrics.scale)
 
     def _gestural(self) -> bool:
         return is_gestural(self.settings.get(*NAVIGATION_MODE_KEY))
@@ -339,7 +342,7 @@ class ScreenMixin:
         sb, nav = self._bars()
         screen = self.metrics.screen
         try:
-            with font_scale(self._font_scale()):
+            with self._text_scale():
                 window, _, _ = self._app_window(package, Rect(0, sb, screen.width, screen.height - nav))
         except (KeyError, IndexError):
             return None

@@ -4,55 +4,26 @@ Opening a face of the 19 MB .ttc costs milliseconds, so every (size, face) is op
 The collection has only the Regular weight; bold text is drawn with a thin stroke of the same colour.
 
 Text sizes are sp: builders give them in pixels at font scale 1, and the system's `font_scale` applies
-while a frame is built (`font_scale(...)`, set by the screen). Widgets keep the scaled size they were built
-with and layout measures with it, so a frame is drawn later (with no scale active) exactly as laid out.
+while a frame is built (spa_bench.phone.ui.fontscale, set by the screen). Widgets keep the scaled size
+they were built with and layout measures with it, so a frame is drawn later (with no scale active) exactly
+as laid out.
 """
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
 from PIL import ImageFont
 
+from spa_bench.phone.ui.fontscale import font_scale, parse_font_scale, sp
+
+__all__ = ["ellipsize", "font", "font_path", "font_scale", "parse_font_scale", "sp", "text_mask",
+           "text_width", "wrap"]
 SC_FACE_INDEX = 2  # Noto Sans CJK SC in NotoSansCJK-Regular.ttc
 _lock = threading.Lock()
-# A context variable, not a global: several phones (each with its own font_scale) build frames in one process.
-_scale: ContextVar[float] = ContextVar("font_scale", default=1.0)
-MIN_FONT_SCALE, MAX_FONT_SCALE = 0.5, 3.0
-
-
-def parse_font_scale(value: str | None) -> float:
-    """`settings get system font_scale` as a factor (1.0 when unset or not a number), clamped to a range
-    that still lays out."""
-    try:
-        scale = float(str(value).strip())
-    except ValueError:
-        return 1.0
-    if scale != scale:  # NaN
-        return 1.0
-    return min(MAX_FONT_SCALE, max(MIN_FONT_SCALE, scale))
-
-
-@contextlib.contextmanager
-def font_scale(scale: float) -> Iterator[None]:
-    """Build views with text sizes multiplied by `scale` (1.0: draw or measure what was built)."""
-    token = _scale.set(scale)
-    try:
-        yield
-    finally:
-        _scale.reset(token)
-
-
-def sp(size: float) -> int:
-    """A text size at the active font scale, in pixels."""
-    scale = _scale.get()
-    return int(size) if scale == 1.0 else round(size * scale)
 
 
 def font_path() -> str:

@@ -204,6 +204,7 @@ class Fab(View):
             self.class_name = "android.widget.Button"
             self.text = label
         self.kit, self.icon, self.label = kit, icon, label
+        self.size = _sp(kit.body_large)  # scaled as it is built, as its width was measured
 
     def paint(self, canvas: Canvas) -> None:
         p = self.kit.palette
@@ -220,7 +221,7 @@ class Fab(View):
                 cx + s // 2 + self.kit.dp(12),
                 cy,
                 self.label,
-                self.kit.body_large,
+                self.size,
                 p.on_primary_container,
                 "lm",
                 bold=True,
@@ -231,6 +232,12 @@ def _text_width(text: str, size: int) -> float:
     from spa_bench.phone.ui.fonts import text_width
 
     return text_width(text, size)
+
+
+def _sp(size: int) -> int:
+    from spa_bench.phone.ui.fonts import sp
+
+    return sp(size)
 
 
 def nav_bar(kit: Kit, area: Rect, items: Sequence[tuple[str, str, bool, Callback, str]]) -> tuple[View, int]:

@@ -7,12 +7,14 @@ Screen state (`record.ui`): `folder` (a folder key or `label:<name>`), `drawer`,
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 from spa_bench.phone.apps.email.base import COMPOSE, RID, THREAD, EmailActivity
 from spa_bench.phone.apps.email.store import Message, Thread
 from spa_bench.phone.apps.shop.widgets import icon_button
 from spa_bench.phone.ui import FRAME, LINEAR, ImageView, Rect, Scrim, TextView, View
+from spa_bench.phone.ui.fonts import text_width
 
 DRAWER_FOLDERS = (
     ("inbox", "mail"),
@@ -202,7 +204,9 @@ class MainActivity(EmailActivity):
     def _fab(self, area: Rect) -> View:
         kit = self.kit
         p = kit.palette
-        w, h = kit.dp(144), kit.dp(56)
+        # an extended FAB wraps its label: wider under a larger font scale instead of cutting "Compose"
+        w = max(kit.dp(144), kit.dp(68) + math.ceil(text_width(self.t("compose"), kit.body_large)))
+        h = kit.dp(56)
         rect = Rect(
             area.right - kit.dp(16) - w,
             area.bottom - kit.dp(16) - h,

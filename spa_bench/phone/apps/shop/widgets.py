@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spa_bench.phone.ui import FRAME, LINEAR, Callback, Canvas, ImageView, Kit, Rect, TextView, View, tone
-from spa_bench.phone.ui.fonts import ellipsize, text_width
+from spa_bench.phone.ui.fonts import ellipsize, sp, text_width
 
 CHIP = "com.google.android.material.chip.Chip"
 
@@ -33,6 +33,7 @@ class Chip(View):
             radius=kit.dp(8),
         )
         self.kit = kit
+        self.size = sp(kit.body_medium)  # scaled as it is built, like TextView's
 
     def paint(self, canvas: Canvas) -> None:
         super().paint(canvas)
@@ -47,7 +48,7 @@ class Chip(View):
                 "check", Rect(b.left + kit.dp(8), cy - s // 2, b.left + kit.dp(8) + s, cy + s // 2), fg
             )
             left = b.left + kit.dp(30)
-        size = kit.body_medium
+        size = self.size
         canvas.text(left, b.center[1], ellipsize(self.text, size, b.right - left - kit.dp(8)), size, fg)
 
 
