@@ -128,10 +128,19 @@ def test_gesture_mode_swipe_up_goes_home_and_keys_still_work(phone: PhoneOS) -> 
     assert phone.tasks.front != "com.android.settings"
 
 
-def test_overlay_refuses_unknown_packages(phone: PhoneOS) -> None:
+def test_overlay_refuses_unknown_packages_as_the_overlay_manager_does(phone: PhoneOS) -> None:
     shell = Shell(phone)
-    assert shell.run("cmd overlay enable com.example.nothing").exit_code != 0
+    exclusive = shell.run("cmd overlay enable-exclusive --category com.example.nothing")
+    assert exclusive.exit_code & 0xFF == 255 and not exclusive.stdout  # -1, 255 as adb reports it
+    unknown = "Unable to retrieve overlay information for com.example.nothing"
+    assert exclusive.stderr.decode() == f"Error: {unknown}\n"
+    enable = shell.run("cmd overlay enable com.example.nothing")
+    assert enable.exit_code & 0xFF == 255
+    assert f"java.lang.SecurityException: commit failed: {unknown}\n" in enable.stderr.decode()
+    assert shell.run("cmd overlay enable").stderr.decode() == 'Error: Argument expected after "enable"\n'
     assert phone.settings_get("secure", "navigation_mode") in (None, "0")
+    ok = shell.run("cmd overlay enable-exclusive --category com.android.internal.systemui.navbar.gestural")
+    assert (ok.exit_code, ok.stdout, ok.stderr) == (0, b"", b"")  # silent on success, as on a device
 
 
 def _small_dark_gestural(phone: PhoneOS) -> None:

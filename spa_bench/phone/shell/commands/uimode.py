@@ -5,6 +5,11 @@ shell writes the night mode that secure `ui_night_mode` holds (0 auto, 1 no, 2 y
 switches the navigation mode by enabling one of the framework's navbar overlays, and the framework then
 reports the mode in secure `navigation_mode`. This phone has only those overlays, and enabling one
 disables the others of its category, as `enable-exclusive --category` does and as the Settings app does.
+
+On this phone `settings put secure navigation_mode 2` alone also switches the bar (the screen reads the
+setting). A real device does not: there the setting only reports the overlay that is enabled (SystemUI's
+NavigationModeController writes it), so a harness must use the overlay command, as runner.vary does.
+Unknown overlays fail as OverlayManagerService's shell fails (stderr, exit 255).
 """
 
 from __future__ import annotations
@@ -90,13 +95,21 @@ def cmd_overlay(args: list[str], ctx: CommandContext) -> int:
     if verb not in ("enable", "disable", "enable-exclusive"):
         ctx.err(f"Unknown command: {verb}\n")
         return -1
-    if not rest:
-        ctx.err("Error: no package specified\n")
-        return 1
+    if not rest:  # ShellCommand.getNextArgRequired's IllegalArgumentException, caught by onCommand
+        ctx.err(f'Error: Argument expected after "{args[-1]}"\n')
+        return -1
     package = rest[0]
     name = package.removeprefix(OVERLAY_PREFIX)
     if not package.startswith(OVERLAY_PREFIX) or name not in MODES:
-        return 1  # the overlay manager refuses a package it does not know, silently
+        # OverlayManagerService.enforceActor's IllegalArgumentException; enable/disable go through
+        # commit(), which rethrows it as a SecurityException that only the shell's exec() catches
+        unknown = f"Unable to retrieve overlay information for {package}"
+        if verb == "enable-exclusive":
+            ctx.err(f"Error: {unknown}\n")
+        else:
+            ctx.err(f"\nException occurred while executing '{verb}':\n"
+                    f"java.lang.SecurityException: commit failed: {unknown}\n")
+        return -1
     if verb == "disable":
         if name == _current_mode(ctx):
             ctx.system.settings_put(*NAVIGATION_MODE_KEY, MODES[DEFAULT_MODE])
