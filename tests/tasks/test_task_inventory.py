@@ -19,6 +19,10 @@ NEW_APPS = frozenset({"com.android.browser", "com.spa.maps", "com.android.music"
                       "com.android.email", "com.android.gallery3d", "com.android.camera2", "com.spa.eats",
                       "com.android.dialer", "com.spa.social"})
 NOT_APPS = frozenset({"com.google.android.apps.nexuslauncher", "com.android.systemui"})
+HARD = "hard"
+# the hard split's promise per language (issue #24: at least 120 tasks, 60 per language; at least 40
+# long-horizon, 20 memory, 20 ask-user and 20 interruption tasks, and infeasible-with-ask variants)
+HARD_MINIMUM = {"long": 20, "memory": 10, "ask_user": 10, "interruption": 10, "infeasible_ask": 3}
 
 
 @pytest.fixture(scope="module")
@@ -34,14 +38,36 @@ def tasks() -> list[Task]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_size_and_kinds_per_language(records: list[TaskRecord], language: str) -> None:
     mine = [r for r in records if r.language == language]
-    difficulty = Counter(r.difficulty for r in mine)
-    assert len(mine) >= 170
-    # balanced: no difficulty below a quarter of the language's tasks
-    assert all(difficulty[d] >= len(mine) / 4 for d in (1, 2, 3)), difficulty
+    main = [r for r in mine if r.suite != HARD]
+    difficulty = Counter(r.difficulty for r in main)
+    assert len(main) >= 170
+    # balanced: no difficulty below a quarter of the language's tasks (the hard split is all difficulty 3)
+    assert all(difficulty[d] >= len(main) / 4 for d in (1, 2, 3)), difficulty
     assert sum(r.category == "cross_app" and bool(NEW_APPS & set(r.packages)) for r in mine) >= 30
     assert sum(r.retrieval for r in mine) >= 20
     assert sum(r.infeasible for r in mine) >= 10
     assert sum("portable" in r.tags for r in mine) >= 40
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_hard_split_per_language(tasks: list[Task], records: list[TaskRecord], language: str) -> None:
+    suite = {r.id for r in records if r.suite == HARD and r.language == language}
+    hard = [t for t in tasks if t.id in suite]
+    assert len(hard) >= 60
+    kinds = Counter(tag for t in hard for tag in t.tags if tag in HARD_MINIMUM)
+    assert all(kinds[k] >= n for k, n in HARD_MINIMUM.items()), kinds
+    assert all(t.difficulty == 3 and t.near_misses and t.checks for t in hard)
+    long_enough = [t for t in hard if "long" in t.tags and 2 <= len(t.apps) <= 4
+                   and sum(a.type != "finish" for a in t.golden_script or []) >= 15]
+    assert len(long_enough) >= HARD_MINIMUM["long"], [t.id for t in hard if "long" in t.tags]
+    for task in hard:
+        if "ask_user" in task.tags or "infeasible_ask" in task.tags:
+            assert task.user is not None and task.asks_user, task.id
+            assert any(a.type == "ask_user" for a in task.golden_script or []), task.id
+        if "infeasible_ask" in task.tags:
+            assert task.infeasible, task.id
+        if "interruption" in task.tags:
+            assert task.interruptions or any("pm revoke" in c for c in task.setup.shell), task.id
 
 
 def test_apps_and_parameters_over_the_tree(records: list[TaskRecord]) -> None:
