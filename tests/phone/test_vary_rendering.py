@@ -181,3 +181,33 @@ def test_custom_painted_labels_scale_and_fit(phone: PhoneOS) -> None:
     phone.start_activity("com.android.email")
     label = next(v for v in phone.frame().views() if isinstance(v, TextView) and v.text == "Compose")
     assert fonts.text_width(label.text, label.size) <= label.bounds.width
+
+
+def test_rows_grow_with_their_text_on_a_small_screen(tmp_path: Path) -> None:
+    """Rows that wrap content: Shop's result rows keep the rating above their divider, Email's date
+    column widens for a Chinese date, Clock's time dialog keeps AM/PM inside the dialog."""
+    from spa_bench.phone.ui import fonts
+
+    phone = PhoneOS(PhoneConfig(locale="zh"), VirtualFS(tmp_path / "zh"))
+    _small_dark_gestural(phone)
+    phone.start_activity("com.spa.shop")
+    audio = next(v for v in phone.frame().views() if v.text == "影音耳机")
+    phone.tap(*audio.bounds.center)
+    rows = [v for v in phone.frame().views() if v.rid.endswith(":id/product_item")]
+    assert rows
+    for row in rows:
+        rating = next(c for c in row.children if c.rid.endswith(":id/product_rating"))
+        divider = row.children[-1]
+        assert rating.bounds.bottom <= divider.bounds.top
+    phone.start_activity("com.android.email")
+    dates = [v for v in phone.frame().views() if isinstance(v, TextView) and v.rid.endswith(":id/date")]
+    assert dates and all(fonts.text_width(d.text, d.size) <= d.bounds.width for d in dates)
+    phone.start_activity("com.android.deskclock")
+    phone.settings_put("system", "time_12_24", "12")
+    fab = next(v for v in phone.frame().views() if "fab" in v.rid)
+    phone.tap(*fab.bounds.center)
+    views = list(phone.frame().views())
+    pm = next(v for v in views if v.rid.endswith(":id/pm_label"))
+    dialog = next(v for v in views if v.rid == "android:id/parentPanel")
+    assert dialog.bounds.contains(*pm.bounds.center)
+    assert pm.bounds.right <= dialog.bounds.right

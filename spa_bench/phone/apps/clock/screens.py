@@ -274,7 +274,11 @@ class DeskClock(ClockActivity):
         kit = self.kit
         p = kit.palette
         h24 = use_24h(self.ctx)
-        fw, fh = kit.dp(96), kit.dp(72)
+        # the fields share the dialog's inner width (kit.dialog: the area less 2 x 24dp margins and 2 x 24dp
+        # padding) with the colon and the AM/PM chips: narrower on a 360dp-wide screen, where 96dp overflowed
+        inner = area.width - kit.dp(96)
+        fw = min(kit.dp(96), (inner - kit.dp(24) - (0 if h24 else kit.dp(80))) // 2)
+        fh = kit.dp(72)
         views: list[View] = [
             self.text_field(Rect(0, 0, fw, fh), "hour", self.t("hour"), rid=f"{ID}hour"),
             TextView(Rect(fw, 0, fw + kit.dp(24), fh), ":", kit.dp(40), p.on_surface, align="center"),

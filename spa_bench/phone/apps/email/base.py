@@ -3,6 +3,7 @@ row of a conversation list."""
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,7 @@ from spa_bench.phone.apps.email.seed import ACCOUNTS
 from spa_bench.phone.apps.email.store import Thread
 from spa_bench.phone.apps.shop.widgets import icon_button
 from spa_bench.phone.ui import LINEAR, Callback, Rect, TextView, View, tone
+from spa_bench.phone.ui.fonts import text_width
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps.email import EmailApp
@@ -112,9 +114,12 @@ class EmailActivity(Activity):
         right = area.right - kit.dp(16)
         bold = thread.unread
         fg = p.on_surface
+        date = self.short_date(last.timestamp)
+        # the date keeps its width (a larger font scale widens it) and the sender gives way, as in Gmail
+        date_w = max(kit.dp(72), math.ceil(text_width(date, kit.label)) + kit.dp(8))
         row.add(
             TextView(
-                Rect(left, top + kit.dp(10), right - kit.dp(72), top + kit.dp(34)),
+                Rect(left, top + kit.dp(10), right - date_w, top + kit.dp(34)),
                 title or self.senders(thread),
                 kit.body_large,
                 fg,
@@ -124,8 +129,8 @@ class EmailActivity(Activity):
         )
         row.add(
             TextView(
-                Rect(right - kit.dp(72), top + kit.dp(10), right, top + kit.dp(34)),
-                self.short_date(last.timestamp),
+                Rect(right - date_w, top + kit.dp(10), right, top + kit.dp(34)),
+                date,
                 kit.label,
                 fg if bold else p.on_surface_variant,
                 align="right",

@@ -60,15 +60,22 @@ class ShopActivity(Activity):
         """A search-result style row: picture, title (two lines), price, rating."""
         kit = self.kit
         p = kit.palette
-        h = kit.dp(120)
+        pad = kit.dp(16)
+        pic = kit.dp(96)
+        left = area.left + pad + pic + kit.dp(16)
+        right = area.right - pad - (kit.dp(48) if trailing is not None else 0)
+        title_h = TextView.wrapped_height(self.title(product), kit.body_large, right - left, 2)
+        # lines as tall as their text: at a larger font scale the row grows (wrap_content) instead of the
+        # rating running into the divider
+        price_h = max(kit.dp(28), TextView.line_height(kit.dp(18)))
+        rating_h = max(kit.dp(22), TextView.line_height(kit.label))
+        h = max(kit.dp(120), kit.dp(16) + title_h + price_h + rating_h + kit.dp(4))
         row = View(
             Rect(area.left, top, area.right, top + h),
             class_name=LINEAR,
             rid=RID + "product_item",
             on_click=on_click or (lambda: self.open_product(product.sku)),
         )
-        pad = kit.dp(16)
-        pic = kit.dp(96)
         row.add(
             thumbnail(
                 kit,
@@ -77,9 +84,6 @@ class ShopActivity(Activity):
                 HUES[product.category],
             )
         )
-        left = area.left + pad + pic + kit.dp(16)
-        right = area.right - pad - (kit.dp(48) if trailing is not None else 0)
-        title_h = TextView.wrapped_height(self.title(product), kit.body_large, right - left, 2)
         row.add(
             TextView(
                 Rect(left, top + kit.dp(12), right, top + kit.dp(12) + title_h),
@@ -93,7 +97,7 @@ class ShopActivity(Activity):
         y = top + kit.dp(16) + title_h
         row.add(
             TextView(
-                Rect(left, y, right, y + kit.dp(28)),
+                Rect(left, y, right, y + price_h),
                 self.price(product.price),
                 kit.dp(18),
                 p.error,
@@ -103,7 +107,7 @@ class ShopActivity(Activity):
         )
         row.add(
             TextView(
-                Rect(left, y + kit.dp(28), right, y + kit.dp(50)),
+                Rect(left, y + price_h, right, y + price_h + rating_h),
                 self.rating(product),
                 kit.label,
                 p.on_surface_variant,
