@@ -128,6 +128,25 @@ def test_gesture_mode_swipe_up_goes_home_and_keys_still_work(phone: PhoneOS) -> 
     assert phone.tasks.front != "com.android.settings"
 
 
+def test_gesture_mode_edge_swipe_goes_back_and_three_buttons_leave_the_edges_to_the_app(
+    phone: PhoneOS,
+) -> None:
+    shell = Shell(phone)
+    width, height = phone.metrics.width, phone.metrics.height
+    display = phone.current_focus()
+    assert display[1].endswith("DisplaySettingsActivity")
+    phone.swipe(2, height // 2, width // 2, height // 2, 200)  # three buttons: the app's swipe, not back
+    assert phone.current_focus() == display
+    shell.run("cmd overlay enable-exclusive --category com.android.internal.systemui.navbar.gestural")
+    phone.swipe(width - 2, height // 2, width // 2, height // 2, 200)  # in from the right edge
+    assert phone.current_focus() != display
+    phone.start_activity("com.android.settings", S + "DisplaySettingsActivity")
+    assert shell.run("input keyevent KEYCODE_BACK").exit_code == 0
+    assert phone.current_focus() != display
+    assert shell.run("input keyevent KEYCODE_APP_SWITCH").exit_code == 0
+    assert phone.recents_open
+
+
 def test_overlay_refuses_unknown_packages_as_the_overlay_manager_does(phone: PhoneOS) -> None:
     shell = Shell(phone)
     exclusive = shell.run("cmd overlay enable-exclusive --category com.example.nothing")

@@ -69,6 +69,7 @@ class InputMixin:
     replace_selection: Callable[[EditText, str], bool]
     _default_ime: Callable[[], str]
     _thumbs: dict[str, Image.Image]
+    _edge_back: Callable[[int, int, str], bool]  # provided by ScreenMixin (gesture navigation)
 
     @property
     def kit(self) -> Kit:
@@ -117,6 +118,8 @@ class InputMixin:
             )
             if direction == "down" and not self.shade_open() and y1 < self._status_bar_bottom():
                 self.expand_shade("notifications")  # a swipe from the top edge pulls the shade down
+                return
+            if self._edge_back(x1, y1, direction):  # gesture navigation: a swipe in from a side edge
                 return
             # A quick flick keeps the list moving after the finger lifts (Android's fling).
             travel = dy + (fling_distance(dy, duration_ms, self.kit.metrics.density) if dy else 0)

@@ -5,7 +5,8 @@ com.android.internal.systemui.navbar.gestural`); the framework then reports it i
 navigation_mode` (0 three buttons, 1 two buttons, 2 gestures), which is what this phone reads. The modes
 differ in the bar's height - so in how much room the app gets - and in what the UI dump shows: the buttons
 `com.android.systemui:id/back|home|recent_apps`, or the non-clickable `home_handle` that a swipe up from
-the bottom edge goes home through.
+the bottom edge goes home through; in gesture mode a swipe in from a side edge goes back (screen.py).
+The keys (`input keyevent BACK|HOME|APP_SWITCH`) work in both modes, as on a device.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ NAVIGATION_MODE_KEY = ("secure", "navigation_mode")
 OVERLAY_PREFIX = "com.android.internal.systemui.navbar."
 # overlay package suffix -> navigation_mode, as NavigationModeController maps them
 MODES = {"threebutton": "0", "twobutton": "1", "gestural": "2"}
+BACK_GESTURE_INSET_DP = 30  # NavigationBarModeGesturalOverlay's config_backGestureInset
 
 
 def is_gestural(mode: str | None) -> bool:

@@ -23,6 +23,7 @@ from spa_bench.phone.system.keyboard import (
     keyboard_height,
 )
 from spa_bench.phone.system.navbar import (
+    BACK_GESTURE_INSET_DP,
     NAVIGATION_MODE_KEY,
     build_gesture_bar,
     gesture_bar_height,
@@ -174,6 +175,19 @@ class ScreenMixin:
 
     def _gestural(self) -> bool:
         return is_gestural(self.settings.get(*NAVIGATION_MODE_KEY))
+
+    def _edge_back(self, x: int, y: int, direction: str) -> bool:
+        """Gesture navigation's back: a swipe inward from within 30dp of a side edge (the gestural
+        overlay's config_backGestureInset), above the gesture strip, goes back (EdgeBackGestureHandler);
+        with three buttons the edges belong to the app."""
+        if not self._gestural():
+            return False
+        inset, width = self.kit.dp(BACK_GESTURE_INSET_DP), self.metrics.screen.width
+        from_edge = (direction == "right" and x < inset) or (direction == "left" and x >= width - inset)
+        if not from_edge or y >= self.metrics.screen.height - self._bars()[1]:
+            return False
+        self._key_back()
+        return True
 
     def _bars(self) -> tuple[int, int]:
         kit = self.kit
