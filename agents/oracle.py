@@ -2,13 +2,12 @@
 
 Targets given by `selector` are resolved on the current screen by the device layer, so one script works
 in both languages and at any screen size. When a selector is not on screen yet (an app still starting,
-an animation), the oracle waits a little and looks again; still missing, it hides the keyboard if it is up
-and scrolls the screen's biggest scrollable view down to its end, then up, looking after each scroll (on a
-smaller screen, or with bigger text under `--vary`, what the script's author saw at once can be further
-down a form or a list), before trying anyway. A task without a golden script
+an animation, or on a smaller screen or with bigger text under `--vary`, further down a form or a list),
+the oracle hides the keyboard if it is up, scrolls the screen's biggest scrollable view down to its end,
+then up, looking after each scroll, and waits a little, before trying anyway. A task without a golden script
 cannot be replayed: the oracle reports it infeasible at once.
 
-Arguments: `patience` (default 2) - how many short waits per action before scrolling for a selector;
+Arguments: `patience` (default 2) - how many short waits per action for a selector, after scrolling;
 `scrolls` (default 8) - how many scrolls each way before giving up on it.
 """
 
@@ -57,11 +56,10 @@ class OracleAgent(BaseAgent):
         return AgentStep(action, output=f"oracle: golden step {self.position}/{len(self.script)}")
 
     def _search(self, observation: Observation, wanted: dict[str, object]) -> AgentStep | None:
-        """The next move in looking for a selector not on screen: wait, hide the keyboard, scroll the
-        biggest scrollable view down to its end, then up; None once all that is done."""
-        if self.waited < self.patience:
-            self.waited += 1
-            return AgentStep(Wait(seconds=0.5), output=f"oracle: waiting for {wanted}")
+        """The next move in looking for a selector not on screen: hide the keyboard, scroll the biggest
+        scrollable view down to its end, then up, then wait a little; None once all that is done. Scrolls
+        come before waits because a task's step limit leaves little room: on the virtual phone a screen is
+        complete when it is observed, and a wait only helps a device still drawing."""
         if observation.keyboard_shown and not self.hid_keyboard:
             self.hid_keyboard = True  # on a small screen the keyboard covers the form's lower fields
             return AgentStep(Key(key="back"), output=f"oracle: hiding the keyboard to look for {wanted}")
@@ -70,10 +68,13 @@ class OracleAgent(BaseAgent):
             self.direction = "up" if self.direction == "down" else None
             self.scrolled = 0
         candidates = [e for e in observation.elements if e.scrollable]
-        if self.direction is None or not candidates:
-            return None
-        self.scrolled += 1
-        self.last_screen = observation.hierarchy_xml
-        biggest = max(candidates, key=lambda e: (e.bounds[2] - e.bounds[0]) * (e.bounds[3] - e.bounds[1]))
-        return AgentStep(Scroll(direction=self.direction, element=observation.elements.index(biggest)),
-                         output=f"oracle: scrolling {self.direction} for {wanted}")
+        if self.direction is not None and candidates:
+            self.scrolled += 1
+            self.last_screen = observation.hierarchy_xml
+            biggest = max(candidates, key=lambda e: (e.bounds[2] - e.bounds[0]) * (e.bounds[3] - e.bounds[1]))
+            return AgentStep(Scroll(direction=self.direction, element=observation.elements.index(biggest)),
+                             output=f"oracle: scrolling {self.direction} for {wanted}")
+        if self.waited < self.patience:
+            self.waited += 1
+            return AgentStep(Wait(seconds=0.5), output=f"oracle: waiting for {wanted}")
+        return None
