@@ -45,6 +45,18 @@ SUBSET = [
 HOME_LAUNCH = ["cross_wifi_to_chat_en"]
 
 
+def mobile_use(arguments: str) -> str:
+    """A Qwen/GUI-Owl reply: one mobile_use tool call with these JSON arguments."""
+    return f'<tool_call>\n{{"name": "mobile_use", "arguments": {arguments}}}\n</tool_call>'
+
+
+def make(name: str, **args: Any) -> NativeAgent:
+    """The adapter `name`, open, against a server that is never called."""
+    agent = AGENTS.get(name)(model="m", base_url="http://127.0.0.1:9/v1", api_key_env="none", **args)
+    assert isinstance(agent, NativeAgent)
+    return agent
+
+
 def prototype(agent: str, args: dict[str, Any] | None = None) -> NativeAgent:
     """The adapter as configured (for its codec and frame); it makes no request."""
     made = AGENTS.get(agent)(model="scripted-native-model", base_url="http://127.0.0.1:9/v1",

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from native_runs import make, mobile_use
 
 from spa_bench.actions import AskUser, Tap, parse_action
 from spa_bench.agent import AGENTS, TaskContext
@@ -31,16 +32,6 @@ from spa_bench.testing.native_model import sample_observation
 
 REPLY = "The blue one, size M."
 QUESTION = "Which of the two jackets do you want, and in which size?"
-
-
-def mobile_use(arguments: str) -> str:
-    return f'<tool_call>\n{{"name": "mobile_use", "arguments": {arguments}}}\n</tool_call>'
-
-
-def make(name: str, **args: Any) -> NativeAgent:
-    agent = AGENTS.get(name)(model="m", base_url="http://127.0.0.1:9/v1", api_key_env="none", **args)
-    assert isinstance(agent, NativeAgent)
-    return agent
 
 
 def one_task(task_id: str = "settings_wifi_off_en") -> Task:

@@ -9,27 +9,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from native_runs import make, mobile_use
 
 from spa_bench.actions import AskUser, Finish, Key, LongPress, OpenApp, Swipe, Tap, TypeText, Wait
-from spa_bench.agent import AGENTS, TaskContext
+from spa_bench.agent import TaskContext
 from spa_bench.agent.codec import ReplyError
 from spa_bench.agent.frames import FrameSpec, SmartResize
-from spa_bench.agent.native_agent import NativeAgent
 from spa_bench.device.observation import Observation
 from spa_bench.models import ModelReply
 from spa_bench.results.schema import TokenUsage
 from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 from spa_bench.testing.native_model import sample_observation
-
-
-def mobile_use(arguments: str) -> str:
-    return f'<tool_call>\n{{"name": "mobile_use", "arguments": {arguments}}}\n</tool_call>'
-
-
-def make(name: str, **args: Any) -> NativeAgent:
-    agent = AGENTS.get(name)(model="m", base_url="http://127.0.0.1:9/v1", api_key_env="none", **args)
-    assert isinstance(agent, NativeAgent)
-    return agent
 
 
 def test_ui_tars_reads_the_authors_parser_tests() -> None:

@@ -29,7 +29,8 @@ SETTINGS_USAGE = """Settings provider (settings) commands:
 """
 
 
-def _strip_user(args: list[str]) -> list[str]:
+def without_options(args: list[str], *flags: str) -> list[str]:
+    """`args` without `--user N` (there is one user) and without the given value-less `flags`."""
     out: list[str] = []
     skip = False
     for a in args:
@@ -37,7 +38,7 @@ def _strip_user(args: list[str]) -> list[str]:
             skip = False
         elif a == "--user":
             skip = True
-        elif a != "--lineage":
+        elif a not in flags:
             out.append(a)
     return out
 
@@ -56,7 +57,7 @@ def settings_delete(ctx: CommandContext, namespace: str, key: str) -> int:
 
 @command("settings")
 def settings(args: list[str], ctx: CommandContext) -> int:
-    args = _strip_user(args)
+    args = without_options(args, "--lineage")
     if not args or args[0] in ("help", "-h"):
         ctx.out(SETTINGS_USAGE)
         return 0

@@ -14,6 +14,7 @@ Unknown overlays fail as OverlayManagerService's shell fails (stderr, exit 255).
 
 from __future__ import annotations
 
+from spa_bench.phone.shell.commands.settings import without_options
 from spa_bench.phone.shell.context import CommandContext
 from spa_bench.phone.system.navbar import MODES, NAVIGATION_MODE_KEY, OVERLAY_PREFIX
 
@@ -67,24 +68,11 @@ def _current_mode(ctx: CommandContext) -> str:
     return next((name for name, v in MODES.items() if v == value), DEFAULT_MODE)
 
 
-def _strip(args: list[str]) -> list[str]:
-    out: list[str] = []
-    skip = False
-    for a in args:
-        if skip:
-            skip = False
-        elif a == "--user":
-            skip = True
-        elif a != "--category":
-            out.append(a)
-    return out
-
-
 def cmd_overlay(args: list[str], ctx: CommandContext) -> int:
     if not args or args[0] in ("help", "-h"):
         ctx.out(OVERLAY_USAGE)
         return 0
-    verb, rest = args[0], _strip(args[1:])
+    verb, rest = args[0], without_options(args[1:], "--category")
     if verb == "list":
         if rest and rest[0] != NAVBAR_TARGET and not rest[0].startswith(OVERLAY_PREFIX):
             return 0
