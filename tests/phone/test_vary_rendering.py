@@ -230,3 +230,32 @@ def test_rows_grow_with_their_text_on_a_small_screen(tmp_path: Path) -> None:
     dialog = next(v for v in views if v.rid == "android:id/parentPanel")
     assert dialog.bounds.contains(*pm.bounds.center)
     assert pm.bounds.right <= dialog.bounds.right
+
+
+def test_a_dialog_too_tall_for_the_room_above_the_keyboard_keeps_its_buttons_and_focused_field(
+    phone: PhoneOS,
+) -> None:
+    """Shop's filter dialog with the keyboard up on the small device: the body is cut to fit (showing the
+    focused field), the buttons stay above the keyboard, so a tap on them reaches them."""
+    _small_dark_gestural(phone)
+    shell = Shell(phone)
+    phone.start_activity("com.spa.shop")
+
+    def tap(suffix: str) -> None:
+        view = next(v for v in phone.frame().views() if v.rid.endswith(suffix))
+        phone.tap(*view.bounds.center)
+
+    tap(":id/search_bar")
+    phone.input_text("earbuds")
+    shell.run("input keyevent ENTER")
+    tap(":id/filter")
+    tap(":id/max_price")
+    phone.input_text("100")
+    assert phone.keyboard_shown()
+    nodes = {n.get("resource-id"): _bounds(n) for n in _nodes(phone)}
+    keyboard_top = min(b[1] for rid, b in nodes.items() if rid and rid.startswith("com.android.inputmethod"))
+    assert nodes["android:id/button1"][3] <= keyboard_top
+    assert nodes["com.spa.shop:id/max_price"][3] <= keyboard_top
+    left, top, right, bottom = nodes["android:id/button1"]
+    phone.tap((left + right) // 2, (top + bottom) // 2)
+    assert "android:id/button1" not in {n.get("resource-id") for n in _nodes(phone)}  # applied and closed

@@ -271,7 +271,12 @@ class Kit:
         if isinstance(body, str):
             body_height = TextView.wrapped_height(body, self.body_medium, inner_w, 8)
         title_h = TextView.wrapped_height(title, self.dp(24), inner_w, 2)
-        h = self.dp(24) + title_h + self.dp(16) + body_height + self.dp(24) + self.dp(40) + self.dp(24)
+        chrome = self.dp(24) + title_h + self.dp(16) + self.dp(24) + self.dp(40) + self.dp(24)
+        # a floating window stays in the area it is given (above the keyboard): a body too tall for it
+        # is cut to fit, showing the focused field, as AlertDialog's scrolling panel does; the title and
+        # the buttons stay in view (a small screen, a large font scale, the keyboard up)
+        shown_h = max(min(body_height, self.dp(48)), min(body_height, screen.height - self.dp(32) - chrome))
+        h = chrome + shown_h
         left = screen.left + self.dp(24)
         top = screen.center[1] - h // 2
         scrim = Scrim(screen, on_dismiss)
@@ -295,22 +300,22 @@ class Kit:
         )
         y += title_h + self.dp(16)
         body_rect = Rect(left + self.dp(24), y, left + w - self.dp(24), y + body_height)
-        if isinstance(body, str):
-            box.add(
-                TextView(
-                    body_rect,
-                    body,
-                    self.body_medium,
-                    p.on_surface_variant,
-                    rid="android:id/message",
-                    max_lines=8,
-                )
-            )
-        else:
-            for v in body:
+        views: list[View] = (
+            [TextView(body_rect, body, self.body_medium, p.on_surface_variant, rid="android:id/message",
+                      max_lines=8)]
+            if isinstance(body, str) else list(body)
+        )
+        if not isinstance(body, str):
+            for v in views:
                 v.translate(body_rect.left, body_rect.top)
+        if shown_h < body_height:
+            panel = _ClippedPanel(body_rect.with_height(shown_h), views)
+            panel.translate_children(-_focus_offset(views, body_rect.top, shown_h, body_height))
+            box.add(panel)
+        else:
+            for v in views:
                 box.add(v)
-        y += body_height + self.dp(24)
+        y += shown_h + self.dp(24)
         right = left + w - self.dp(24)
         for i, (text, cb) in enumerate(reversed(buttons)):
             bw = max(self.dp(64), round(_text_w(text, self.body_medium)) + self.dp(24))
@@ -346,6 +351,32 @@ class Kit:
         )
         box.class_name = "android.widget.Toast"
         return box
+
+
+class _ClippedPanel(View):
+    """AlertDialog's scrolling panel (android:id/scrollView) when the body is taller than the room left:
+    its children are clipped to it, so the dump and the taps see only what shows."""
+
+    class_name = "android.widget.ScrollView"
+
+    def __init__(self, bounds: Rect, children: Sequence[View]) -> None:
+        super().__init__(bounds, rid="android:id/scrollView", children=children)
+
+    def translate_children(self, dy: int) -> None:
+        for c in self.children:
+            c.translate(0, dy)
+
+    def child_clip(self, clip: Rect) -> Rect:
+        return clip.intersect(self.bounds)
+
+
+def _focus_offset(views: Sequence[View], top: int, shown: int, full: int) -> int:
+    """How far the cut body scrolls so that its focused field shows (ScrollView's requestChildFocus)."""
+    for root in views:
+        for v in root.walk():
+            if isinstance(v, EditText) and v.focused:
+                return min(full - shown, max(0, v.bounds.bottom - top - shown))
+    return 0
 
 
 def _wrap(text: str, size: int, width: int) -> list[str]:
