@@ -13,9 +13,9 @@ Arguments: `patience` (default 2) - how many short waits per action for a select
 
 from __future__ import annotations
 
-from spa_bench.actions import Action, Direction, Finish, Key, Scroll, Wait
+from spa_bench.actions import Action, Direction, Finish, Key, LongPress, Scroll, Tap, Wait
 from spa_bench.agent import AgentStep, BaseAgent, TaskContext
-from spa_bench.device.elements import find
+from spa_bench.device.elements import UIElement, find
 from spa_bench.device.observation import Observation
 
 
@@ -53,6 +53,8 @@ class OracleAgent(BaseAgent):
                 return search
         self.position += 1
         self._searching()
+        if isinstance(action, Tap | LongPress) and action.selector is not None:
+            action = _uncovered(action, observation.all_elements)
         return AgentStep(action, output=f"oracle: golden step {self.position}/{len(self.script)}")
 
     def _search(self, observation: Observation, wanted: dict[str, object]) -> AgentStep | None:
@@ -78,3 +80,29 @@ class OracleAgent(BaseAgent):
             self.waited += 1
             return AgentStep(Wait(seconds=0.5), output=f"oracle: waiting for {wanted}")
         return None
+
+
+def _uncovered(action: Tap | LongPress, elements: list[UIElement]) -> Tap | LongPress:
+    """The tap at a point of its target that nothing drawn over it takes: a floating button can cover a
+    list row's centre on a small or crowded screen (--vary), where a person taps the row beside it."""
+    assert action.selector is not None
+    target = find(elements, action.selector)
+    if target is None:
+        return action
+    left, top, right, bottom = target.bounds
+    above = [e.bounds for e in elements[elements.index(target) + 1:]
+             if e.clickable and not (left <= e.bounds[0] and e.bounds[2] <= right
+                                     and top <= e.bounds[1] and e.bounds[3] <= bottom)]  # not its own child
+
+    def free(x: int, y: int) -> bool:
+        return not any(b[0] <= x < b[2] and b[1] <= y < b[3] for b in above)
+
+    cx, cy = target.center
+    if free(cx, cy):
+        return action
+    for fx in (0.5, 0.35, 0.2, 0.1, 0.65, 0.8, 0.9):
+        for fy in (0.5, 0.3, 0.7):
+            x, y = left + int((right - left) * fx), top + int((bottom - top) * fy)
+            if free(x, y):
+                return action.model_copy(update={"selector": None, "x": x, "y": y})
+    return action
