@@ -10,7 +10,8 @@ from spa_bench.device.elements import parse_hierarchy
 
 NODE = ('<node index="0" text="{text}" resource-id="{rid}" class="android.widget.{cls}" '
         'package="com.android.email" content-desc="" checkable="false" checked="false" clickable="true" '
-        'enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" password="false" selected="false" '
+        'enabled="true" focusable="true" focused="false" scrollable="false" long-clickable="false" '
+        'password="false" selected="false" '
         'bounds="{bounds}">{children}</node>')
 
 
