@@ -177,12 +177,16 @@ class Device:
         """Run a shell command and return its output; exit codes are ignored (see `run`)."""
         return self.run(command, timeout).output
 
-    def check(self, command: str, timeout: float | None = None) -> str:
-        """Run a shell command that must succeed; DeviceCommandFailed otherwise."""
+    def check(self, command: str, timeout: float | None = None, *, doing: str = "",
+              refused: tuple[str, ...] = ()) -> str:
+        """Run a shell command that must succeed; DeviceCommandFailed otherwise, its message led by `doing`.
+        `refused`: words that mean failure in the output even with exit status 0, as some Android
+        commands report it ("Error: ..." from am, cmd and dumpsys)."""
         result = self.run(command, timeout)
-        if result.exit_code != 0:
-            raise DeviceCommandFailed(f"`{command}` exited {result.exit_code}: {result.output.strip()[:300]}",
-                                      self.serial)
+        if result.exit_code != 0 or any(word in result.output for word in refused):
+            lead = f"{doing} " if doing else ""
+            raise DeviceCommandFailed(f"{lead}`{command}` exited {result.exit_code}: "
+                                      f"{result.output.strip()[:300]}", self.serial)
         return result.output
 
     # -- facts ----------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ from spa_bench.agent.external import EpisodeAgent, ImportedStep
 from spa_bench.device.audit import DeviceAudit, SentCommand
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
-from spa_bench.errors import DeviceCommandFailed, classify
+from spa_bench.errors import classify
 from spa_bench.evaluation.capture import capture_checks
 from spa_bench.evaluation.shell_audit import shell_audit
 from spa_bench.evaluation.state_checks import read_check
@@ -128,10 +128,7 @@ def set_up_task(device: Device, task: Task, settle_s: float = 0.0,
     if variation is not None:
         apply_variation(device, variation)
     for command in task.setup.shell:
-        result = device.run(command)
-        if result.exit_code != 0:
-            raise DeviceCommandFailed(f"setup command `{command}` exited {result.exit_code}: "
-                                      f"{result.output.strip()[:300]}", device.serial)
+        device.check(command, doing="setup command")
     if task.setup.home_first:
         device.press_key("home")
     package = task.start_package

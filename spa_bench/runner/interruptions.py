@@ -12,7 +12,6 @@ from __future__ import annotations
 import shlex
 
 from spa_bench.device.device import Device
-from spa_bench.errors import DeviceCommandFailed
 from spa_bench.tasks.interruptions import (
     AppDialog,
     IncomingCall,
@@ -45,10 +44,7 @@ def fire(device: Device, interruption: Interruption) -> None:
         if channel == "console":
             device.console_command(command, f"an interruption ({interruption.kind})")
             continue
-        result = device.run(command)
-        if result.exit_code != 0 or "Error" in result.output:
-            raise DeviceCommandFailed(f"interruption {interruption.kind}: `{command}` exited "
-                                      f"{result.exit_code}: {result.output.strip()[:300]}", device.serial)
+        device.check(command, doing=f"interruption {interruption.kind}:", refused=("Error",))
 
 
 def due(interruptions: list[Interruption], actions_done: int) -> list[int]:

@@ -24,7 +24,7 @@ import random
 from dataclasses import dataclass
 
 from spa_bench.device.device import Device
-from spa_bench.errors import ConfigError, DeviceCommandFailed
+from spa_bench.errors import ConfigError
 from spa_bench.results.schema import DeviceVariation
 
 DIMENSIONS = ("screen", "density", "font-scale", "dark", "navigation")
@@ -131,8 +131,6 @@ def variation_commands(v: DeviceVariation) -> list[str]:
 def apply_variation(device: Device, v: DeviceVariation) -> None:
     """Put the device in `v`. DeviceCommandFailed naming the command the device refused."""
     for command in variation_commands(v):
-        result = device.run(command)
-        if result.exit_code != 0 or result.output.lstrip().startswith(("Error", "Exception", "Unknown")):
-            raise DeviceCommandFailed(f"--vary: `{command}` failed on the device (exit {result.exit_code}): "
-                                      f"{result.output.strip()[:300]}", device.serial)
-    device.forget_info()  # its screen size changed: the next info() reads it again
+        device.check(command, doing="--vary:", refused=("Error", "Exception", "Unknown"))
+    if v.screen is not None or v.density is not None:
+        device.forget_info()  # its screen size changed: the next info() reads it again
