@@ -52,7 +52,7 @@ from spa_bench.results.schema import (
     Termination,
 )
 from spa_bench.runner.episode import _short, coerce_action, now, set_up_task
-from spa_bench.runner.interruptions import due, fire
+from spa_bench.runner.interruptions import fire_due
 from spa_bench.runner.packages import episode_packages, task_for_device
 from spa_bench.runner.pool import DevicePool, connect_devices, start_virtual_pool
 from spa_bench.tasks.apps import resolve_app
@@ -191,9 +191,9 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
                 if self.settle_s:
                     time.sleep(self.settle_s)
         if not terminated and self.device_task is not None:
-            for i in due(self.device_task.interruptions, self._steps):
-                fire(self.device, self.device_task.interruptions[i])
-                info.setdefault("interruptions", []).append(i)
+            fired = fire_due(self.device, self.device_task.interruptions, self._steps)
+            if fired:
+                info["interruptions"] = fired
         t1 = time.monotonic()
         obs = self._observe()
         t2 = time.monotonic()

@@ -60,7 +60,7 @@ from spa_bench.results.schema import (
     StepTimings,
     Termination,
 )
-from spa_bench.runner.interruptions import due, fire
+from spa_bench.runner.interruptions import fire_due
 from spa_bench.runner.packages import episode_packages, task_for_device
 from spa_bench.runner.vary import apply_variation
 from spa_bench.tasks.apps import resolve_app
@@ -309,9 +309,9 @@ class EpisodeRunner:
 
     def _interrupt(self, steps_done: int) -> None:
         """Fire the task's interruptions due after `steps_done` of the agent's steps (before it observes)."""
-        for i in due(self.task.interruptions, steps_done):
-            fire(self.device, self.task.interruptions[i])
-            self.log.interruptions_fired.append(i)
+        fired = fire_due(self.device, self.task.interruptions, steps_done)
+        if fired:
+            self.log.interruptions_fired.extend(fired)
             self.save()
 
     def _run_whole(self, agent: EpisodeAgent, context: TaskContext) -> Termination:

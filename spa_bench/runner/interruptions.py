@@ -47,6 +47,9 @@ def fire(device: Device, interruption: Interruption) -> None:
         device.check(command, doing=f"interruption {interruption.kind}:", refused=("Error",))
 
 
-def due(interruptions: list[Interruption], actions_done: int) -> list[int]:
-    """Indexes of the interruptions that fire once the agent has carried out `actions_done` actions."""
-    return [i for i, x in enumerate(interruptions) if x.after_step == actions_done]
+def fire_due(device: Device, interruptions: list[Interruption], steps_done: int) -> list[int]:
+    """Fire those of `interruptions` due once the agent has taken `steps_done` steps; their indexes."""
+    fired = [i for i, x in enumerate(interruptions) if x.after_step == steps_done]
+    for i in fired:
+        fire(device, interruptions[i])
+    return fired
