@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from spa_bench.phone.api import Locale
 
 LOCALE_TAGS: dict[Locale, str] = {"en": "en-US", "zh": "zh-CN"}
+# The SIM country whose accounts and services hold each language's content (`gsm.sim.operator.iso-country`).
+CONTENT_COUNTRIES: dict[Locale, str] = {"en": "us", "zh": "cn"}
 
 
 def locale_tag(locale: Locale) -> str:
@@ -24,6 +26,16 @@ def parse_locale(tag: str | None, default: Locale = "en") -> Locale:
     if first.startswith("en"):
         return "en"
     return default
+
+
+def content_locale(sim_country: str | None, ui_locale: Locale) -> Locale:
+    """The language of the apps' content (the owner's mailbox, the shops and restaurants near them): the
+    SIM's country's when it is one of ours, else the UI's. The UI language alone changes labels and formats,
+    as a US user who switches the phone to Chinese still has an English mailbox."""
+    for locale, country in CONTENT_COUNTRIES.items():
+        if sim_country is not None and sim_country.lower() == country:
+            return locale
+    return ui_locale
 
 
 class Strings:

@@ -45,7 +45,15 @@ class AppContext(Protocol):
     package: str
 
     @property
-    def locale(self) -> Locale: ...
+    def locale(self) -> Locale:
+        """The UI language: labels, date and time formats."""
+        ...
+
+    @property
+    def content_locale(self) -> Locale:
+        """The language of the owner's content (accounts, shops, restaurants near them): the SIM country's,
+        which `--vary locale` leaves as it is while it changes the UI language."""
+        ...
 
     @property
     def kit(self) -> Kit: ...

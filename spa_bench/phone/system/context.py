@@ -25,6 +25,10 @@ class OsAppContext:
         return self._os.locale
 
     @property
+    def content_locale(self) -> Locale:
+        return self._os.content_locale
+
+    @property
     def kit(self) -> Kit:
         return self._os.kit
 

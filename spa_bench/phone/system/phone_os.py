@@ -17,7 +17,7 @@ from PIL import Image
 from spa_bench.phone.api import DumpMode, Locale, PackageInfo, PhoneConfig, ProviderRow
 from spa_bench.phone.apps import APPS, App
 from spa_bench.phone.apps.base import ActivityRecord
-from spa_bench.phone.i18n import locale_tag, parse_locale
+from spa_bench.phone.i18n import CONTENT_COUNTRIES, content_locale, locale_tag, parse_locale
 from spa_bench.phone.system.blocked_numbers import AUTHORITY as BLOCKED_AUTHORITY
 from spa_bench.phone.system.blocked_numbers import DB_PATH as BLOCKED_DB
 from spa_bench.phone.system.blocked_numbers import BlockedNumbers
@@ -112,6 +112,16 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
     def set_locale(self, locale: Locale) -> None:
         with self.lock:
             self.settings_put("system", "system_locales", locale_tag(locale))
+
+    @property
+    def content_locale(self) -> Locale:
+        return content_locale(self.telephony.sim_country, self.locale)
+
+    def set_sim_country(self, country: str) -> None:
+        """`setprop gsm.sim.operator.iso-country cn`: another SIM, so other content in the apps."""
+        with self.lock:
+            self.telephony.sim_country = country.strip().lower() or None
+            self.invalidate()
 
     def app(self, package: str) -> App:
         try:
@@ -255,7 +265,8 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
 
     def getprop(self) -> dict[str, str]:
         with self.lock:
-            return properties(self.config, self.locale, self.adb_root)
+            return {**properties(self.config, self.locale, self.adb_root),
+                    "gsm.sim.operator.iso-country": CONTENT_COUNTRIES[self.content_locale]}
 
     # -- content providers --------------------------------------------------------------------------------
     def content_query(

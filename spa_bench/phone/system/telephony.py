@@ -61,6 +61,9 @@ class Telephony:
         self.is_blocked = is_blocked
         self.calls: list[Call] = []
         self.last_incoming_number = ""
+        # The SIM's country (`gsm.sim.operator.iso-country`): where the owner's accounts and services are,
+        # so it picks the apps' content (mailbox, shops, restaurants). None: the content follows the UI.
+        self.sim_country: str | None = None
 
     def _now_ms(self) -> int:
         return epoch_ms(self.clock.now())
@@ -145,13 +148,16 @@ class Telephony:
         return {"calls": [{"number": c.number, "inbound": c.inbound, "state": c.state,
                            "started_ms": c.started_ms, "answered": c.answered_at is not None}
                           for c in self.calls],
-                "last_incoming_number": self.last_incoming_number}
+                "last_incoming_number": self.last_incoming_number, "sim_country": self.sim_country}
 
     def load_json(self, data: object) -> None:
         self.calls = []
         self.last_incoming_number = ""
+        self.sim_country = None
         if not isinstance(data, dict):
             return
+        country = data.get("sim_country")
+        self.sim_country = country if isinstance(country, str) and country else None
         for item in data.get("calls") or []:
             if not isinstance(item, dict) or item.get("state") not in MODEM_STATES:
                 continue

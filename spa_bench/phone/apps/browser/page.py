@@ -25,7 +25,7 @@ class PageHost:
     """What a page needs from the screen showing it: its language, strings, navigation and form state."""
 
     kit: Kit
-    locale: str
+    locale: str  # the UI's
     t: Callable[..., str]
     go: Callable[[str], None]
     focus_address: Callable[[], None]
@@ -34,6 +34,7 @@ class PageHost:
     choose: Callable[[str, str], None]
     submit: Callable[[], None]
     submission: Callable[[str], dict[str, str]]
+    content_locale: str = "en"  # the owner's content language (the SIM's country): the home page's shortcuts
 
 
 class Layout:
@@ -142,7 +143,7 @@ def _home(lay: Layout) -> None:
     lay.gap(32)
     lay.text(host.t("shortcuts"), kit.body_medium, p.on_surface_variant)
     lay.gap(4)
-    shortcuts = sites_zh.SHORTCUTS if host.locale == "zh" else sites_en.SHORTCUTS
+    shortcuts = sites_zh.SHORTCUTS if host.content_locale == "zh" else sites_en.SHORTCUTS
     for name, url in shortcuts:
         row = View(
             Rect(lay.left, lay.y, lay.right, lay.y + kit.dp(56)),

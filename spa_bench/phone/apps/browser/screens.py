@@ -235,6 +235,7 @@ class BrowserActivity(BrowserBase):
             self.choose,
             self.submit_form,
             store.submission,
+            content_locale=self.ctx.content_locale,
         )
         if tab.title != self.title_of(tab.url):
             store.set_title(tab.id, self.title_of(tab.url))

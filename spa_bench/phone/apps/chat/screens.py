@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from spa_bench.phone.apps.base import Activity
 from spa_bench.phone.apps.chat.seed import ME
 from spa_bench.phone.apps.chat.store import Contact, Message
+from spa_bench.phone.apps.shop.strings import price as price_text
 from spa_bench.phone.apps.shop.widgets import NavItem, bottom_nav, icon_button, thumbnail
 from spa_bench.phone.ui import FRAME, LINEAR, Button, Callback, Rect, ScrollList, TextView, View, tone
 from spa_bench.phone.ui.fonts import text_width
@@ -294,7 +295,7 @@ class MainActivity(ChatActivity):
     def _me(self, area: Rect) -> View:
         kit = self.kit
         p = kit.palette
-        me = Contact(0, ME[self.ctx.locale], "", "green")
+        me = Contact(0, ME[self.ctx.content_locale], "", "green")
         view = View(area, class_name=LINEAR, rid=RID + "me")
         s = kit.dp(72)
         view.add(
@@ -427,7 +428,7 @@ class ConversationActivity(ChatActivity):
             rid=RID + "message_row",
             desc=self.when(message.timestamp, long=True),
         )
-        me = Contact(0, ME[self.ctx.locale], "", "green")
+        me = Contact(0, ME[self.ctx.content_locale], "", "green")
         if message.outgoing:
             av = Rect(area.right - kit.dp(12) - s, top, area.right - kit.dp(12), top + s)
             box = Rect(av.left - kit.dp(8) - w, top, av.left - kit.dp(8), top + h)
@@ -462,7 +463,7 @@ class ConversationActivity(ChatActivity):
                     max_lines=2,
                 )
             )
-            price = f"{'¥' if self.ctx.locale == 'zh' else '$'}{message.price:,.2f}"
+            price = price_text(message.price, self.ctx.content_locale)  # the shop's currency, not the UI's
             card.add(
                 TextView(
                     Rect(left, box.top + kit.dp(56), box.right - kit.dp(8), box.top + kit.dp(80)),

@@ -22,7 +22,7 @@ class ShareActivity(ChatActivity):
     @property
     def title(self) -> str:
         args = self.record.args
-        return str(args.get("title_zh") if self.ctx.locale == "zh" else args.get("title_en") or "")
+        return str(args.get("title_zh") if self.ctx.content_locale == "zh" else args.get("title_en") or "")
 
     def choose(self, contact: Contact) -> None:
         self.record.ui["text:note"] = ""

@@ -34,10 +34,10 @@ class AddressesActivity(EatsActivity):
             kit, area, title, package=PACKAGE, on_back=self.ctx.finish, back_desc=self.t("navigate_up")
         )
         root.add(bar)
-        chosen = self.app.store.checkout_address(self.locale)
+        chosen = self.app.store.checkout_address(self.content_locale)
         rows: list[View] = []
         y = area.top + bar_h
-        for a in self.app.store.addresses(self.locale):
+        for a in self.app.store.addresses(self.content_locale):
             row = self._row(area, y, a, self.picking and chosen is not None and chosen.id == a.id)
             rows.append(row)
             y = row.bounds.bottom
@@ -198,7 +198,7 @@ class AddressEditActivity(EatsActivity):
             self.ctx.toast(self.t("fill_all"))
             return
         self.app.store.save_address(
-            self.locale,
+            self.content_locale,
             self.address_id,
             self._value("label"),
             self._value("recipient"),
@@ -234,7 +234,7 @@ class CouponsActivity(EatsActivity):
         today = self.ctx.clock.now().strftime("%Y-%m-%d")
         rows: list[View] = []
         y = area.top + bar_h
-        for c in self.app.store.coupons(self.locale):
+        for c in self.app.store.coupons(self.content_locale):
             h = kit.dp(104)
             rect = Rect(area.left + kit.dp(12), y + kit.dp(6), area.right - kit.dp(12), y + h)
             dead = c.used or c.expires < today

@@ -1,5 +1,5 @@
-"""What every Eats screen shares: the store, money in the phone's language, cuisine names, and the
-restaurant row of the home page and the search results."""
+"""What every Eats screen shares: the store, money in the currency of the owner's content language,
+cuisine names, and the restaurant row of the home page and the search results."""
 
 from __future__ import annotations
 
@@ -44,14 +44,17 @@ class EatsActivity(Activity):
     app: EatsApp
 
     @property
-    def locale(self) -> str:
-        return self.ctx.locale
+    def content_locale(self) -> str:
+        """The language of the restaurants, addresses, coupons and orders shown (the `locale` columns) and of
+        their prices: the owner's content (the SIM's country), not the UI's, as a US user who switches the
+        phone to Chinese still orders from the restaurants near them in dollars."""
+        return self.ctx.content_locale
 
     def now_ms(self) -> int:
         return ms(self.ctx.clock.now())
 
     def money(self, value: float) -> str:
-        return money(value, self.ctx.locale)
+        return money(value, self.ctx.content_locale)  # the restaurants' currency
 
     def amount_row(self, area: Rect, pad: int, y: int, key: str, value: str, rid: str,
                    bold: bool = False) -> list[View]:
@@ -61,15 +64,16 @@ class EatsActivity(Activity):
         return [TextView(line, self.t(key), kit.body_medium, p.on_surface_variant),
                 TextView(line, value, kit.body_medium, p.on_surface, align="right", rid=RID + rid, bold=bold)]
 
-    def cuisine(self, key: str) -> str:
+    def cuisine(self, key: str, locale: str | None = None) -> str:
+        """A cuisine's name: a category label, so in the UI's language unless `locale` says otherwise."""
         en, zh = CUISINES.get(key, (key, key))
-        return zh if self.ctx.locale == "zh" else en
+        return zh if (locale or self.ctx.locale) == "zh" else en
 
     def price_level(self, level: int) -> str:
-        return ("¥" if self.ctx.locale == "zh" else "$") * level
+        return ("¥" if self.ctx.content_locale == "zh" else "$") * level  # the restaurants' currency
 
     def restaurants(self) -> list[Restaurant]:
-        return self.app.store.restaurants(self.ctx.locale)
+        return self.app.store.restaurants(self.ctx.content_locale)
 
     def open_restaurant(self, key: str) -> None:
         self.ctx.start_activity(RESTAURANT, {"restaurant": key})

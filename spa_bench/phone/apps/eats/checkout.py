@@ -29,7 +29,8 @@ class CheckoutActivity(EatsActivity):
 
     def coupons(self, subtotal: float) -> list[Coupon]:
         today = self.ctx.clock.now().strftime("%Y-%m-%d")
-        return [c for c in self.app.store.coupons(self.locale) if c.applies(self.key, subtotal, today)]
+        coupons = self.app.store.coupons(self.content_locale)
+        return [c for c in coupons if c.applies(self.key, subtotal, today)]
 
     def chosen_coupon(self, subtotal: float) -> Coupon | None:
         code = self.ui("coupon")
@@ -57,7 +58,7 @@ class CheckoutActivity(EatsActivity):
         rows: list[View] = []
         y = list_area.top
         pad = kit.dp(16)
-        address = self.app.store.checkout_address(self.locale)
+        address = self.app.store.checkout_address(self.content_locale)
         summary = (
             f"{address.address} · {address.recipient} {address.phone}" if address else self.t("no_address")
         )
@@ -271,7 +272,7 @@ class CheckoutActivity(EatsActivity):
                 rid=RID + "line_name",
             )
         )
-        extra = options_text(line.size, line.spice, self.locale)
+        extra = options_text(line.size, line.spice, self.content_locale)
         row.add(
             TextView(
                 Rect(left, top + kit.dp(32), right, top + kit.dp(54)),
@@ -353,7 +354,7 @@ class CheckoutActivity(EatsActivity):
     def place(self) -> None:
         r = self.app.store.restaurant(self.key)
         lines = self.app.store.cart(self.key)
-        address = self.app.store.checkout_address(self.locale)
+        address = self.app.store.checkout_address(self.content_locale)
         if r is None or not lines:
             return
         if address is None:
@@ -365,7 +366,7 @@ class CheckoutActivity(EatsActivity):
             return
         note = str(self.ui("text:note", "")).strip()
         order_id = self.app.store.place_order(
-            self.locale,
+            self.content_locale,
             r,
             lines,
             address,

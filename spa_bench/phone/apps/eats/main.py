@@ -53,7 +53,7 @@ class MainActivity(TabbedActivity, EatsActivity):
                 bold=True,
             )
         )
-        address = self.app.store.checkout_address(self.locale)
+        address = self.app.store.checkout_address(self.content_locale)
         line = View(
             Rect(area.left + kit.dp(8), top + kit.dp(52), area.right - kit.dp(8), top + kit.dp(92)),
             class_name=LINEAR,
@@ -73,7 +73,7 @@ class MainActivity(TabbedActivity, EatsActivity):
                 p.primary,
             )
         )
-        colon = "：" if self.locale == "zh" else ": "
+        colon = "：" if self.ctx.locale == "zh" else ": "  # after a label: the UI's
         shown = (
             f"{self.t('deliver_to')}{colon}{address.label} · {address.address}"
             if address
@@ -149,7 +149,7 @@ class MainActivity(TabbedActivity, EatsActivity):
     def _orders(self, area: Rect) -> View:
         rows: list[View] = []
         y = area.top
-        for order in self.app.store.orders(self.locale, self.now_ms()):
+        for order in self.app.store.orders(self.content_locale, self.now_ms()):
             card = self._order_card(area, y, order)
             rows.append(card)
             y = card.bounds.bottom
@@ -202,7 +202,7 @@ class MainActivity(TabbedActivity, EatsActivity):
                 rid=RID + "order_date",
             )
         )
-        sep = "、" if self.locale == "zh" else ", "
+        sep = "、" if self.content_locale == "zh" else ", "  # between dish names: theirs
         summary = sep.join(f"{i.name} ×{i.quantity}" for i in order.items)
         card.add(
             TextView(
@@ -248,9 +248,9 @@ class MainActivity(TabbedActivity, EatsActivity):
     def _me(self, area: Rect) -> View:
         kit = self.kit
         rows: list[View] = []
-        default = self.app.store.default_address(self.locale)
+        default = self.app.store.default_address(self.content_locale)
         today = self.ctx.clock.now().strftime("%Y-%m-%d")
-        usable = [c for c in self.app.store.coupons(self.locale) if not c.used and c.expires >= today]
+        usable = [c for c in self.app.store.coupons(self.content_locale) if not c.used and c.expires >= today]
         y = area.top
         for key, glyph, summary, activity in (
             ("addresses", "map_pin", default.address if default else self.t("no_address"), ADDRESSES),

@@ -20,7 +20,8 @@ class OrderActivity(EatsActivity):
 
     def order(self) -> Order | None:
         order_id = int(self.record.args.get("order", 0))
-        return next((o for o in self.app.store.orders(self.locale, self.now_ms()) if o.id == order_id), None)
+        orders = self.app.store.orders(self.content_locale, self.now_ms())
+        return next((o for o in orders if o.id == order_id), None)
 
     def build(self, area: Rect) -> View:
         kit = self.kit
@@ -116,9 +117,9 @@ class OrderActivity(EatsActivity):
         )
         y += kit.dp(36)
         for item in order.items:
-            extra = options_text(item.size, item.spice, self.locale)
+            extra = options_text(item.size, item.spice, self.content_locale)
             name = item.name + (
-                f"（{extra}）" if self.locale == "zh" and extra else f" ({extra})" if extra else ""
+                f"（{extra}）" if self.content_locale == "zh" and extra else f" ({extra})" if extra else ""
             )
             rows.append(
                 TextView(

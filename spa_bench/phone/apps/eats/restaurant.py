@@ -23,9 +23,10 @@ class RestaurantActivity(EatsActivity):
         return self.app.store.restaurant(str(self.record.args.get("restaurant", "")))
 
     def share_text(self, r: Restaurant) -> str:
-        if self.locale == "zh":
-            return f"【外卖】{r.name}（{self.cuisine(r.cuisine)}，★{r.rating:.1f}）{r.address}"
-        return f"{r.name} ({self.cuisine(r.cuisine)}, ★ {r.rating:.1f}) on Eats - {r.address}"
+        # a message made of the restaurant's content: all of it in the content's language
+        if self.content_locale == "zh":
+            return f"【外卖】{r.name}（{self.cuisine(r.cuisine, 'zh')}，★{r.rating:.1f}）{r.address}"
+        return f"{r.name} ({self.cuisine(r.cuisine, 'en')}, ★ {r.rating:.1f}) on Eats - {r.address}"
 
     def share(self) -> None:
         r = self.restaurant

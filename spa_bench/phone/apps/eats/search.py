@@ -114,7 +114,7 @@ class SearchActivity(EatsActivity):
                 continue
             if query and not (
                 query in r.name.casefold()
-                or query in self.cuisine(r.cuisine).casefold()
+                or any(query in self.cuisine(r.cuisine, lang).casefold() for lang in ("en", "zh"))
                 or any(query in f"{d.name} {d.description}".casefold() for d in menu if d.restaurant == r.key)
             ):
                 continue

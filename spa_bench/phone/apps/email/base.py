@@ -1,4 +1,4 @@
-"""What every Email screen shares: the account of the phone's language, dates, avatars and the
+"""What every Email screen shares: the account of the owner's content language, dates, avatars and the
 row of a conversation list."""
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ class EmailActivity(Activity):
 
     @property
     def me(self) -> tuple[str, str]:
-        """(name, address) of the account shown: the phone's language picks the mailbox."""
-        return ACCOUNTS[self.ctx.locale]
+        """(name, address) of the account shown: the owner's content language (the SIM's country) picks the
+        mailbox; the UI language only changes the labels and dates around it."""
+        return ACCOUNTS[self.ctx.content_locale]
 
     @property
     def account(self) -> str:
@@ -73,7 +74,7 @@ class EmailActivity(Activity):
                 self.t("from_me")
                 if m.from_addr == self.account
                 else m.from_name.split(" ")[0]
-                if (self.ctx.locale == "en" and len(thread.messages) > 1)
+                if (self.ctx.content_locale == "en" and len(thread.messages) > 1)  # the names' language
                 else m.from_name
             )
             if name not in names:

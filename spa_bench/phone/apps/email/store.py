@@ -9,7 +9,8 @@
 - `attachments(_id, message_id, name, path, size)`: `path` is the file on /sdcard a sent mail attached
   (empty for what a received mail carried).
 
-`account` is the address of the mailbox: the phone shows the account of its language. Seeded rows have
+`account` is the address of the mailbox: the phone shows the account of its content language
+(`ctx.content_locale`, the SIM's country; the UI language only changes the labels). Seeded rows have
 ids below 1000; the first thread and message made on the phone get 1001, so `_id > 1000` is what the
 user did.
 """

@@ -1,7 +1,7 @@
-"""Maps (com.spa.maps): places search over seeded places (San Francisco on the English phone, Shanghai on
-the Chinese one), place details, directions with four travel modes and computed distances and times,
-saved lists, and sharing a place to Chat or Messages. State in `databases/maps.db` (tables documented in
-`store.py`)."""
+"""Maps (com.spa.maps): places search over seeded places (San Francisco for an English-content phone,
+Shanghai for a Chinese one: `ctx.content_locale`), place details, directions with four travel modes and
+computed distances and times, saved lists, and sharing a place to Chat or Messages. State in
+`databases/maps.db` (tables documented in `store.py`)."""
 
 from __future__ import annotations
 

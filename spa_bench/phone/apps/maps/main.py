@@ -28,7 +28,7 @@ class MapsActivity(Activity):
 
     @property
     def city(self) -> str:
-        return CITY_OF_LOCALE[self.ctx.locale]
+        return CITY_OF_LOCALE[self.ctx.content_locale]  # where the owner lives, not the UI's
 
     def now_ms(self) -> int:
         return int(self.ctx.clock.now().timestamp() * 1000)

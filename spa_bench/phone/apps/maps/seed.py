@@ -1,6 +1,6 @@
-"""The Maps app's places: San Francisco for the English phone, Shanghai (上海) for the Chinese one, with
-addresses, opening hours, ratings and phone numbers, and where "Your location" is in each city. Look-alike
-names on purpose (two coffee shops of one chain, 上海博物馆 / 上海自然博物馆)."""
+"""The Maps app's places: San Francisco for English content, Shanghai (上海) for Chinese (CITY_OF_LOCALE),
+with addresses, opening hours, ratings and phone numbers, and where "Your location" is in each city.
+Look-alike names on purpose (two coffee shops of one chain, 上海博物馆 / 上海自然博物馆)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""What every Shop screen shares: the store, prices and titles in the phone's language, and the
-product row used by the home page, search results and the wishlist."""
+"""What every Shop screen shares: the store, prices and titles in the owner's content language (the SIM's
+country, `ctx.content_locale`; the labels follow the UI's), and the product row used by the home page,
+search results and the wishlist."""
 
 from __future__ import annotations
 
@@ -38,10 +39,10 @@ class ShopActivity(Activity):
         return int(self.ctx.clock.now().timestamp() * 1000)
 
     def price(self, value: float) -> str:
-        return price(value, self.ctx.locale)
+        return price(value, self.ctx.content_locale)  # the store's currency
 
     def title(self, product: Product) -> str:
-        return product.title(self.ctx.locale)
+        return product.title(self.ctx.content_locale)
 
     def rating(self, product: Product) -> str:
         return f"★ {product.rating:.1f} · {self.t('reviews', n=f'{product.reviews:,}')}"

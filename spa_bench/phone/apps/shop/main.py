@@ -381,7 +381,8 @@ class MainActivity(TabbedActivity, ShopActivity):
             title = self.title(product) if product else title_en
             extra = " · ".join(x for x in (self.t(f"c_{color}") if color else "", size) if x)
             if extra:
-                title += f"（{extra}）" if self.ctx.locale == "zh" else f" ({extra})"
+                # the suffix in the title's language
+                title += f"（{extra}）" if self.ctx.content_locale == "zh" else f" ({extra})"
             text = f"{title} ×{qty}"
             card.add(
                 TextView(

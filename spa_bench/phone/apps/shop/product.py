@@ -375,7 +375,7 @@ class CheckoutActivity(ShopActivity):
         rows.append(
             TextView(
                 Rect(left, y, right, y + kit.dp(48)),
-                ADDRESS[self.ctx.locale],
+                ADDRESS[self.ctx.content_locale],
                 kit.body_large,
                 p.on_surface,
                 rid=RID + "address",

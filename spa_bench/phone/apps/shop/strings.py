@@ -106,5 +106,6 @@ STRINGS = Strings(
 
 
 def price(value: float, locale: str) -> str:
-    """$129.99 / ¥129.99 (the virtual shop shows the same amounts in the locale's currency sign)."""
+    """$129.99 / ¥129.99 (the virtual shop shows the same amounts in the currency of its content language,
+    `ctx.content_locale`: a US store prices in dollars whatever the phone's UI language)."""
     return f"{'¥' if locale == 'zh' else '$'}{value:,.2f}"

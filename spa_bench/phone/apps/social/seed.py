@@ -1,4 +1,4 @@
-"""Circle's seeded people and posts, one set per language (the feed shows the phone's language), with
+"""Circle's seeded people and posts, one set per language (the feed shows the owner's content language), with
 look-alike names on purpose (Chloe Kim / Chloe Kimball, Alice Chen / Alice Cheng, 林小满 / 林小蛮,
 王芳 / 王方). Times are offsets back from the phone's clock when the database is created; three posts
 per language announce events the day after tomorrow, and their text carries that date."""

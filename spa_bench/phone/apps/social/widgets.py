@@ -1,4 +1,4 @@
-"""What every Circle screen shares: the store in the phone's language, relative times, avatars, and
+"""What every Circle screen shares: the store in the owner's content language, relative times, avatars, and
 the post card (author, text, topic, picture, like / comment / save / share) used by the feed, search,
 profiles and the post page."""
 
@@ -37,7 +37,8 @@ class SocialActivity(Activity):
 
     @property
     def lang(self) -> str:
-        return str(self.ctx.locale)
+        """The feed's language: the owner's content (the SIM's country), not the UI's."""
+        return str(self.ctx.content_locale)
 
     def ago(self, at_ms: int) -> str:
         """Relative time as feeds show it: now, 5m, 3h, 2d, then the date."""
@@ -52,11 +53,13 @@ class SocialActivity(Activity):
         if seconds < 7 * 86400:
             return self.t("days_ago", n=int(seconds // 86400))
         return (
-            f"{when.month}月{when.day}日" if self.lang == "zh" else f"{EN_MONTHS[when.month - 1]} {when.day}"
+            f"{when.month}月{when.day}日"
+            if self.ctx.locale == "zh"  # a date: the UI's format
+            else f"{EN_MONTHS[when.month - 1]} {when.day}"
         )
 
     def topic_label(self, topic: str) -> str:
-        return f"#{topic}#" if self.lang == "zh" else f"#{topic}"
+        return f"#{topic}#" if self.lang == "zh" else f"#{topic}"  # the topic's (the feed's) convention
 
     # -- navigation ---------------------------------------------------------------------------------------
     def open_post(self, post_id: int, focus_comment: bool = False) -> None:

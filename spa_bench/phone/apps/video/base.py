@@ -56,7 +56,7 @@ class VideoActivity(Activity):
         return int(self.ctx.clock.now().timestamp() * 1000)
 
     def title(self, video: Video) -> str:
-        return video.title(self.ctx.locale)
+        return video.title(self.ctx.content_locale)
 
     def premiere_when(self, video: Video) -> str:
         at = datetime.fromtimestamp((video.premiere_at or 0) / 1000, UTC).replace(tzinfo=None)
@@ -164,7 +164,7 @@ class VideoActivity(Activity):
         # channel and stats on lines of their own, as video apps lay them out (no number split from its unit)
         meta_top = top + kit.dp(14) + title_h
         for i, (text, rid) in enumerate(
-            ((video.channel.name(self.ctx.locale), "video_channel"), (self.meta(video), "video_meta"))
+            ((video.channel.name(self.ctx.content_locale), "video_channel"), (self.meta(video), "video_meta"))
         ):
             line_top = meta_top + i * kit.dp(20)
             row.add(

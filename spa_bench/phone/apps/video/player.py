@@ -233,7 +233,7 @@ class PlayerActivity(VideoActivity):
         rows.append(
             TextView(
                 Rect(body.left + pad, y, body.right - pad, y + kit.dp(26)),
-                channel.name(locale),
+                channel.name(self.ctx.content_locale),
                 kit.body_large,
                 p.on_surface,
                 rid=RID + "channel_name",

@@ -2,8 +2,9 @@
 reboot, app_process, getenforce.
 
 `getprop` prints every property as `[name]: [value]` (adbutils reads single names, agents grep the
-list). `setprop persist.sys.locale` goes to the system's locale setting. `sleep` really sleeps, but
-never longer than MAX_SLEEP_S, so a stray `sleep 3600` cannot hold an ADB stream for an hour.
+list). `setprop persist.sys.locale` goes to the system's locale setting, `setprop
+gsm.sim.operator.iso-country` to telephony's SIM (whose country picks the apps' content). `sleep` really
+sleeps, but never longer than MAX_SLEEP_S, so a stray `sleep 3600` cannot hold an ADB stream for an hour.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ command = TABLE.command
 
 MAX_SLEEP_S = 10.0
 LOCALE_PROPERTY = "persist.sys.locale"
+SIM_COUNTRY_PROPERTY = "gsm.sim.operator.iso-country"
 ID_LINE = ("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),"
            "1015(sdcard_rw),1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),"
            "3002(net_bt),3003(inet),3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) "
@@ -60,6 +62,10 @@ def setprop(args: list[str], ctx: CommandContext) -> int:
         return 1
     if name == LOCALE_PROPERTY:  # the OS derives the property from its locale setting
         ctx.system.settings_put("system", "system_locales", value)
+        return 0
+    sim_country = getattr(ctx.system, "set_sim_country", None)
+    if name == SIM_COUNTRY_PROPERTY and callable(sim_country):  # telephony's: it picks the apps' content
+        sim_country(value)
         return 0
     hook = getattr(ctx.system, "setprop", None)
     if callable(hook):
