@@ -28,13 +28,18 @@ class Selector(_Model):
     resource_id: str | None = None
     content_desc: str | None = None
     class_name: str | None = None
+    any_of: list[Selector] | None = Field(
+        None, min_length=1, description="the element also matches one of these (their `nth` is ignored): a "
+                                        "label as each UI language shows it, for golden scripts run under "
+                                        "`--vary locale`")
     nth: int = Field(0, ge=0)
 
     @model_validator(mode="after")
     def _not_empty(self) -> Selector:
-        if not any((self.text, self.text_contains, self.resource_id, self.content_desc, self.class_name)):
+        if not any((self.text, self.text_contains, self.resource_id, self.content_desc, self.class_name,
+                    self.any_of)):
             raise ValueError("a selector needs at least one of text, text_contains, resource_id, "
-                             "content_desc, class_name")
+                             "content_desc, class_name, any_of")
         return self
 
 

@@ -170,7 +170,7 @@ def run(
     vary: str | None = typer.Option(
         None, "--vary", help="Each episode on a device varied from its default, drawn per episode: "
                              "DIMS[:SEED], DIMS a comma list of screen, density, font-scale, dark, "
-                             "navigation (e.g. screen,font-scale,dark:7)."),
+                             "navigation, locale (e.g. screen,font-scale,dark:7)."),
     phone_clock: str | None = typer.Option(
         None, "--phone-clock", help="Freeze the virtual phones' clocks at this time (ISO 8601 UTC, e.g. "
                                     "2026-01-15T09:30): the same screens on every rerun."),

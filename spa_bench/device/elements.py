@@ -144,6 +144,8 @@ def _matches(element: UIElement, selector: Selector) -> bool:
             return False
     if selector.content_desc is not None and element.content_desc != selector.content_desc:
         return False
+    if selector.any_of is not None and not any(_matches(element, alt) for alt in selector.any_of):
+        return False
     return selector.class_name is None or element.class_name == selector.class_name or \
         element.class_name.rpartition(".")[2] == selector.class_name
 

@@ -169,9 +169,14 @@ class PackageMap:
         return pattern.sub(lambda m: self.substitutions[m.group(1)], text)
 
     def selector(self, selector: Selector) -> Selector:
-        if selector.resource_id is None or self.identity:
+        if self.identity or (selector.resource_id is None and selector.any_of is None):
             return selector
-        return selector.model_copy(update={"resource_id": self.text(selector.resource_id)})
+        update: dict[str, object] = {}
+        if selector.resource_id is not None:
+            update["resource_id"] = self.text(selector.resource_id)
+        if selector.any_of is not None:
+            update["any_of"] = [self.selector(alt) for alt in selector.any_of]
+        return selector.model_copy(update=update)
 
     def action(self, action: Action) -> Action:
         """The action as it must run here: an `open_app` of a substituted package opens the installed

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from spa_bench.device.device import Device, start_adb_server
 from spa_bench.errors import DeviceError
+from spa_bench.runner.vary import CLOCK_FORMATS, LOCALES, SIM_COUNTRIES
 
 if TYPE_CHECKING:
     from spa_bench.phone.process import ProcessPhonePool
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 BASE_SNAPSHOT = "spa-bench-base-{language}"
-LOCALES = {"en": "en-US", "zh": "zh-CN"}
 
 
 @dataclass
@@ -61,6 +61,10 @@ def prepare_virtual_phone(device: Device) -> None:
     """Save one base snapshot per language, so every task starts from a known state."""
     for language, locale in LOCALES.items():
         device.check(f"setprop persist.sys.locale {locale}")
+        # The owner's SIM country and clock format, which a real phone keeps when its language changes:
+        # `--vary locale` then changes labels and formats, not the apps' content or how times are typed.
+        device.check(f"setprop gsm.sim.operator.iso-country {SIM_COUNTRIES[language]}")
+        device.check(f"settings put system time_12_24 {CLOCK_FORMATS[language]}")
         device.press_key("home")
         device.save_snapshot(BASE_SNAPSHOT.format(language=language))
     device.load_snapshot(BASE_SNAPSHOT.format(language="en"))

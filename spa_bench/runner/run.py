@@ -127,7 +127,8 @@ def plan_jobs(config: RunConfig, repo: TaskRepository) -> tuple[list[EpisodeJob]
         file_hashes.setdefault(rel, _sha256(record.file))
         for repeat in range(config.repeats):
             filled, seed, values = task.instantiate(config.seed, repeat)
-            variation = draw(vary, task.id, repeat, default_screen=config.phone_size) if vary else None
+            variation = draw(vary, task.id, repeat, default_screen=config.phone_size,
+                             language=task.language) if vary else None
             for agent in config.agents:
                 jobs.append(EpisodeJob(
                     episode_id=episode_id(agent.label, task.id, repeat), task=filled,
