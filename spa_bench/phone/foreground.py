@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
+from spa_bench.phone import malloc
 from spa_bench.phone.api import PhoneConfig
 
 
@@ -48,6 +49,30 @@ def stop_when_closed(fd: int, stop: Callable[[], None]) -> threading.Thread:
     return thread
 
 
+IDLE_TICK_S = 0.5
+
+
+class IdleTrim:
+    """Hands the memory malloc keeps free back to the kernel once a phone that served commands has had none
+    for a whole tick: between an agent's steps, not in the middle of them. A phone stepped back to back
+    never trims; trimming after every step cost 0.8 ms on 8-9 (0.2 for the trim, the rest page faults on
+    the 1 MB the next step takes again), which a phone stepped by an agent that thinks between steps pays
+    once per step - while it would otherwise wait - for 1.8 MB less memory while it waits."""
+
+    def __init__(self, activity: Callable[[], int]) -> None:
+        self._activity = activity  # a number that changes with every command (the ADB audit's next seq)
+        self._seen = activity()
+        self._worked = False
+
+    def tick(self) -> None:
+        now = self._activity()
+        if now != self._seen:
+            self._seen, self._worked = now, True
+        elif self._worked:
+            self._worked = False
+            malloc.trim()
+
+
 def run_phone(config: PhoneConfig, *, ready_file: Path | None = None, parent_fd: int | None = None,
               say: Callable[[str], None] = print) -> None:
     """Start a phone on `config`, name its port in `ready_file`, and serve until SIGINT, SIGTERM, the
@@ -55,6 +80,9 @@ def run_phone(config: PhoneConfig, *, ready_file: Path | None = None, parent_fd:
     from spa_bench.phone.process import write_ready_file
     from spa_bench.phone.server import VirtualPhone
 
+    # One malloc arena, before the serving threads start: glibc would give each new thread an arena of its
+    # own (up to 8 per core), each keeping its own free memory; a phone's threads take turns on the GIL.
+    malloc.mallopt(malloc.M_ARENA_MAX, 1)
     phone = VirtualPhone(config)
     phone.start()
     config = phone.config  # with port 0, the pair it bound
@@ -76,8 +104,9 @@ def run_phone(config: PhoneConfig, *, ready_file: Path | None = None, parent_fd:
         if 5555 <= config.port <= 5585 and config.port % 2 == 1:
             say(f"(an adb server started after it also lists it as {phone.emulator_serial})")
         say("Press Ctrl-C to stop.")
-        while not requested and not phone.wait(0.5):
-            pass
+        idle = IdleTrim(phone.audit.mark)
+        while not requested and not phone.wait(IDLE_TICK_S):
+            idle.tick()
         say("stopping the phone..." if signal.SIGINT in requested else "phone stopped")
     finally:
         phone.stop()

@@ -240,8 +240,15 @@ def serve(alive_fd: int) -> int:
                       .encode() + b"\n")
         return 1
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    from spa_bench.phone import malloc
+    from spa_bench.phone.ui import fonts
+
+    fonts.close_faces()
     gc.collect()
     gc.freeze()
+    # A child maps every page this process holds when it forks (they count in its RSS, shared or not): hand
+    # back what the warm-up freed, the faces above included, instead of passing it on to every phone.
+    malloc.trim()
     replies.write(b'{"ready": true}\n')
     requests = os.fdopen(0, "rb", buffering=0)
     for line in iter(requests.readline, b""):

@@ -1,7 +1,9 @@
 """The one font of the phone (Noto Sans CJK SC from the `noto-cjk-sans-otc` wheel), loaded lazily.
 
-Opening a face of the 19 MB .ttc costs milliseconds, so every (size, face) is opened once per process.
-The collection has only the Regular weight; bold text is drawn with a thin stroke of the same colour.
+Opening a face of the 19 MB .ttc costs about a millisecond, and an open face about 0.9 MB of FreeType's
+tables, so the last FACES sizes used stay open (text seen before is drawn from the mask cache and measured
+from the width cache, without a face). The collection has only the Regular weight; bold text is drawn
+with a thin stroke of the same colour.
 
 Text sizes are sp: builders give them in pixels at font scale 1, and the system's `font_scale` applies
 while a frame is built (spa_bench.phone.ui.fontscale, set by the screen). Widgets keep the scaled size
@@ -23,6 +25,14 @@ from spa_bench.phone.ui.fontscale import font_scale, parse_font_scale, sp
 __all__ = ["ellipsize", "font", "font_path", "font_scale", "parse_font_scale", "sp", "text_mask",
            "text_width", "wrap"]
 SC_FACE_INDEX = 2  # Noto Sans CJK SC in NotoSansCJK-Regular.ttc
+# Faces kept open. Each costs ~0.9 MB of FreeType's tables (heaptrack: mostly pointers to the local
+# subroutines of the collection's CID subfonts, one set per face and so per size) and ~1.3 MB of the font
+# file mapped (FreeType maps the file once per face); with 128 a phone kept every size it had drawn: 7
+# after the calculator, more with every app visited. A face is needed only for text not in the caches,
+# which on one screen comes in few sizes: scrolling Contacts, Messages, Shop, Chat, Eats, Dialer and
+# Settings for 40 steps each reopened 3 faces in all with 4 kept (Chat); with 3, 29 (Messaging 19: one
+# every other step, ~1 ms each); with 2, Contacts alone 54.
+FACES = 4
 _lock = threading.Lock()
 
 
@@ -32,9 +42,16 @@ def font_path() -> str:
     return str(noto_cjk_sans_otc.FONT_PATH)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=FACES)
 def _load(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(font_path(), size, index=SC_FACE_INDEX)
+
+
+def close_faces() -> None:
+    """Close every open face (the next text at a size opens it again). The zygote does before it forks:
+    a face it kept open would be in every phone's memory, whether or not the phone draws that size."""
+    with _lock:
+        _load.cache_clear()
 
 
 def font(size: int) -> ImageFont.FreeTypeFont:
