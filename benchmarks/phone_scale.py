@@ -6,7 +6,9 @@ started as new interpreters (SPA_BENCH_PHONE_ZYGOTE=0), with ratios:
    the cold starts of the 2nd..Kth phones, one at a time (from the request to the phone accepting ADB);
 2. memory after 50 steps, at 1 and at 8 phones: per phone RSS, PSS (its pages, shared ones split among
    the processes that map them: what N phones really cost is N x PSS) and USS (its private pages); the
-   zygote's PSS is added to the phones' total, spread over them;
+   zygote's PSS is added to the phones' total, spread over them. Each twice: "busy", the moment a phone's
+   50th step is answered (it still holds its 10 MB drawing buffer), and "idle", after a tick without
+   commands, when a phone lets go of that buffer and trims malloc (as between an agent's steps);
 3. scaling (zygote): N = 1, 4, 8, 16, 32 phones, each stepped by a scripted agent with the same work (tap
    a calculator key, which redraws the display, then observe: screencap -p + uiautomator dump + focus,
    through the real adb server, as the harness does), by one driver process per core with a thread per
@@ -183,21 +185,32 @@ def measured_run(n: int, seconds: float, tmp: Path, adb_port: str) -> dict[str, 
         pool.stop()
 
 
-def memory_after_steps(n: int, tmp: Path) -> dict[str, float]:
-    """Per-phone RSS / PSS / USS after 50 steps each (the zygote's PSS spread over the phones)."""
+def memory_after_steps(n: int, tmp: Path) -> dict[str, dict[str, float]]:
+    """Per-phone RSS / PSS / USS after 50 steps each (the zygote's PSS spread over the phones), twice: each
+    phone the moment its 50th step is answered ("busy": what a phone stepped back to back holds), and all
+    of them once they have been idle for a tick ("idle": between an agent's steps, when a phone lets go of
+    its drawing buffer and trims malloc; spa_bench.phone.foreground.IdleTrim)."""
     from spa_bench.phone import zygote
+    from spa_bench.phone.foreground import IDLE_TICK_S
     from spa_bench.phone.process import use_zygote
 
     pool, serials, pids = prepared(n, tmp / f"memory-{n}")
     try:
-        for serial in serials:
+        busy = []
+        for serial, pid in zip(serials, pids, strict=True):
             agent = Keypresser(serial)
             for _ in range(50):
                 agent.step()
-        per = [memory(pid) for pid in pids]
+            busy.append(memory(pid))
+        time.sleep(3 * IDLE_TICK_S)
+        idle = [memory(pid) for pid in pids]
         zygote_pss = memory(zygote.shared_zygote().process.pid)["pss"] if use_zygote() else 0.0
-        mean = {key: statistics.mean(m[key] for m in per) for key in ("rss", "pss", "uss")}
-        return {**mean, "zygote_pss": zygote_pss, "cost": (sum(m["pss"] for m in per) + zygote_pss) / n}
+        figures = {}
+        for state, per in (("busy", busy), ("idle", idle)):
+            mean = {key: statistics.mean(m[key] for m in per) for key in ("rss", "pss", "uss")}
+            figures[state] = {**mean, "max_rss": max(m["rss"] for m in per),
+                              "cost": (sum(m["pss"] for m in per) + zygote_pss) / n}
+        return figures
     finally:
         pool.stop()
 
@@ -234,11 +247,12 @@ def print_start_and_memory(figures: dict[str, Any], modes: list[str], k: int, co
     _row("first phone start (the zygote's included)", [figures[m]["first"] for m in modes], "s")
     _row(f"cold start of phones 2-{k}, p50", [figures[m]["later_p50"] for m in modes], "s")
     _row(f"cold start of phones 2-{k}, max", [figures[m]["later_max"] for m in modes], "s")
-    for n in ("1", "8"):
-        for key, label in (("rss", "RSS"), ("pss", "PSS"), ("uss", "USS (private)"),
-                           ("cost", "PSS + share of the zygote's")):
-            _row(f"{n} phone(s), after 50 steps: {label}", [figures[m]["memory"][n][key] for m in modes],
-                 "MiB")
+    for state in ("busy", "idle"):
+        for n in ("1", "8"):
+            for key, label in (("rss", "RSS"), ("max_rss", "RSS, max"), ("pss", "PSS"),
+                               ("uss", "USS (private)"), ("cost", "PSS + zygote share")):
+                _row(f"{n} phone(s), 50 steps, {state}: {label}",
+                     [figures[m]["memory"][n][state][key] for m in modes], "MiB")
 
 
 def print_scaling(phones: list[int], seconds: float, rounds: int, tmp: Path, port: str, cores: int) -> None:

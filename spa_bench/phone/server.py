@@ -204,6 +204,12 @@ class VirtualPhone:
             return adb, console
         raise AssertionError("unreachable: the last attempt raises")  # pragma: no cover
 
+    def release_frame_buffer(self) -> None:
+        """Between commands: the OS lets go of its screen's drawing buffer (see PhoneOS)."""
+        system = self.system
+        if system is not None:
+            system.release_frame_buffer()
+
     def _kill_from_console(self) -> None:
         threading.Thread(target=self.stop, name="console-kill", daemon=True).start()
 

@@ -146,6 +146,13 @@ class ScreenMixin:
             self._frame_key = self.frame_key()  # building may clear a stale focus and bump the version
         return self._frame
 
+    def release_frame_buffer(self) -> None:
+        """Let go of the whole-screen drawing buffer (10 MB at 1080x2400) while nobody asks for frames. It is
+        drawn over in full for every frame and kept only so that stepping does not allocate it each time;
+        an idle phone needs none, and the next frame allocates it once again."""
+        with self.lock:
+            self._image = self._image_key = None
+
     def rendered(self) -> Image.Image:
         """The current frame as an image, shared and drawn over by the next frame (copy it to keep it or
         change it)."""
