@@ -55,10 +55,10 @@ IDLE_TICK_S = 0.5
 class IdleTrim:
     """Releases the screen's drawing buffer and hands the memory malloc keeps free back to the kernel once a
     phone that served commands has had none for a whole tick: between an agent's steps, not in the middle
-    of them. A phone stepped back to back
-    never trims; trimming after every step cost 0.8 ms on 8-9 (0.2 for the trim, the rest page faults on
-    the 1 MB the next step takes again), which a phone stepped by an agent that thinks between steps pays
-    once per step - while it would otherwise wait - for 1.8 MB less memory while it waits."""
+    of them. A phone stepped back to back never trims; trimming after every step cost 0.8 ms on 8-9 (0.2
+    for the trim, the rest page faults on the 1 MB the next step takes again), which a phone stepped by an
+    agent that thinks between steps pays once per step - while it would otherwise wait - for 1.8 MB less
+    memory while it waits."""
 
     def __init__(self, activity: Callable[[], int], release: Callable[[], None] = lambda: None) -> None:
         self._activity = activity  # a number that changes with every command (the ADB audit's next seq)

@@ -32,10 +32,8 @@ def content_locale(sim_country: str | None, ui_locale: Locale) -> Locale:
     """The language of the apps' content (the owner's mailbox, the shops and restaurants near them): the
     SIM's country's when it is one of ours, else the UI's. The UI language alone changes labels and formats,
     as a US user who switches the phone to Chinese still has an English mailbox."""
-    for locale, country in CONTENT_COUNTRIES.items():
-        if sim_country is not None and sim_country.lower() == country:
-            return locale
-    return ui_locale
+    country = (sim_country or "").lower()
+    return next((locale for locale, c in CONTENT_COUNTRIES.items() if c == country), ui_locale)
 
 
 class Strings:

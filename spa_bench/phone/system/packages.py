@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from spa_bench.phone.api import Locale, PackageInfo, PhoneConfig
-from spa_bench.phone.i18n import locale_tag
+from spa_bench.phone.i18n import CONTENT_COUNTRIES, locale_tag
 
 SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
     PackageInfo("android", "Android System", "Android 系统", None, "/system/framework/framework-res.apk"),
@@ -51,9 +51,11 @@ def serial_number(config: PhoneConfig) -> str:
     return hashlib.sha1(f"{config.model}:{config.port}".encode()).hexdigest()[:12].upper()
 
 
-def properties(config: PhoneConfig, locale: Locale, adb_root: bool = False) -> dict[str, str]:
+def properties(config: PhoneConfig, locale: Locale, content_locale: Locale,
+               adb_root: bool = False) -> dict[str, str]:
     """The build as an emulator system image reports it (userdebug, google_apis, dev-keys, qemu), the way
-    AndroidWorld's and SPA-Bench's emulators are: `adb root` is allowed there, unlike on user builds."""
+    AndroidWorld's and SPA-Bench's emulators are: `adb root` is allowed there, unlike on user builds. The
+    SIM's country is the content language's (see i18n.content_locale)."""
     bid = build_id(config)
     fingerprint = (
         f"{config.manufacturer}/{config.product}/{config.device}:{config.android_release}/"
@@ -93,6 +95,7 @@ def properties(config: PhoneConfig, locale: Locale, adb_root: bool = False) -> d
         "ro.secure": "1",
         "ro.adb.secure": "0",
         "persist.sys.locale": tag,
+        "gsm.sim.operator.iso-country": CONTENT_COUNTRIES[content_locale],
         "persist.sys.timezone": "UTC",
         "sys.boot_completed": "1",
         "dev.bootcomplete": "1",

@@ -17,7 +17,7 @@ from PIL import Image
 from spa_bench.phone.api import DumpMode, Locale, PackageInfo, PhoneConfig, ProviderRow
 from spa_bench.phone.apps import APPS, App
 from spa_bench.phone.apps.base import ActivityRecord
-from spa_bench.phone.i18n import CONTENT_COUNTRIES, content_locale, locale_tag, parse_locale
+from spa_bench.phone.i18n import content_locale, locale_tag, parse_locale
 from spa_bench.phone.system.blocked_numbers import AUTHORITY as BLOCKED_AUTHORITY
 from spa_bench.phone.system.blocked_numbers import DB_PATH as BLOCKED_DB
 from spa_bench.phone.system.blocked_numbers import BlockedNumbers
@@ -265,8 +265,7 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
 
     def getprop(self) -> dict[str, str]:
         with self.lock:
-            return {**properties(self.config, self.locale, self.adb_root),
-                    "gsm.sim.operator.iso-country": CONTENT_COUNTRIES[self.content_locale]}
+            return properties(self.config, self.locale, self.content_locale, self.adb_root)
 
     # -- content providers --------------------------------------------------------------------------------
     def content_query(
