@@ -101,9 +101,15 @@ class AdbTransport:
     Built on adbutils' connection API (AdbConnection: the socket to the server, the smart-socket
     handshake) rather than on AdbDevice, whose every call asks the server its version (and, for shell
     v2, the device's features) over extra connections and sleeps 10 ms in each close. Here the version
-    and each device's features are asked once; shell commands use shell v2 (exit code and stderr kept,
-    stdin closed at once, so that the device never waits for input); a finished stream's socket is just
-    closed (the server has sent everything it will, so there is nothing to wait for)."""
+    and each device's features are asked once; shell commands use shell v2 (exit code and stderr kept);
+    a finished stream's socket is just closed (the server has sent everything it will, so there is
+    nothing to wait for).
+
+    No stdin frame is ever sent, not even close-stdin (as adbutils' v1 `shell:` sends none): the harness
+    has no input to give, and a frame that reaches the server after the command has ended is read by no
+    one. adb 36 stops reading a finished stream's socket after 1 s; data arriving later makes the kernel
+    answer with a reset, which throws away the output still in flight ("Connection reset by peer" when a
+    loaded host stalls this thread for a second between the server's OKAY and the frame)."""
 
     def __init__(self, host: str | None = None, port: int | None = None) -> None:
         self.host = host or os.environ.get("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
@@ -210,7 +216,6 @@ class AdbTransport:
         sock.settimeout(timeout)
         reader = sock.makefile("rb", buffering=256 * 1024)
         try:
-            sock.sendall(b"\x04\x00\x00\x00\x00")  # close stdin (v2 id 4), as `adb shell </dev/null`
             stdout, stderr = bytearray(), bytearray()
             while True:
                 header = reader.read(5)

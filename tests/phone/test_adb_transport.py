@@ -8,7 +8,7 @@ import socket
 import struct
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,12 +48,14 @@ class FakeShell:
     def __init__(self) -> None:
         self.ran: list[tuple[str, bytes]] = []
 
-    def run(self, command: str, stdin: bytes = b"") -> FakeResult:
-        self.ran.append((command, stdin))
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> FakeResult:
+        if command == "cat":  # the one command here that reads stdin, so the only one that waits for it
+            stdin = stdin() if callable(stdin) else stdin
+            self.ran.append((command, stdin))
+            return FakeResult(stdin)
+        self.ran.append((command, b""))
         if command.startswith("echo "):
             return FakeResult(command[5:].encode() + b"\n")
-        if command == "cat":
-            return FakeResult(stdin)
         if command == "blob":
             return FakeResult(BLOB)
         if command == "sleep":

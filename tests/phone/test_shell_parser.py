@@ -135,6 +135,23 @@ def test_stdin_feeds_the_first_command(sh: Shell) -> None:
     assert sh.run("cat; cat", stdin=b"once").stdout == b"once"
 
 
+def test_stdin_from_the_host_is_collected_only_by_a_command_that_reads_it(sh: Shell) -> None:
+    """The adb services hand the shell a function: `content query`, `cat FILE` or `sqlite3 DB SQL` must not
+    wait for input the harness never sends, and `cat` or `sqlite3 DB` alone must get what was sent."""
+    asked: list[str] = []
+
+    def source() -> bytes:
+        asked.append("stdin")
+        return b"select 1;"
+
+    sh.run("echo x > /sdcard/f", stdin=source)
+    assert sh.run("cat /sdcard/f; echo y | cat; sh -c 'echo z'", stdin=source).stdout == b"x\ny\nz\n"
+    assert asked == []
+    assert sh.run("true | cat", stdin=source).stdout == b"" and asked == []  # a pipe's later stages
+    assert sh.run("cat -", stdin=source).stdout == b"select 1;" and asked == ["stdin"]
+    assert sh.run("sh -c cat", stdin=source).stdout == b"select 1;" and asked == ["stdin"] * 2
+
+
 def test_cd_keeps_cwd_for_the_line_only(sh: Shell, phone: FakePhone) -> None:
     phone.fs.write_bytes("/sdcard/Download/x.txt", b"x")
     assert out(sh, "cd /sdcard/Download && pwd && ls && cat x.txt") == "/sdcard/Download\nx.txt\nx"

@@ -7,7 +7,7 @@ import base64
 import io
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,7 +180,7 @@ class MiniShell:
         self.fs = fs
         self.commands: list[str] = []
 
-    def run(self, command: str, stdin: bytes = b"") -> Out:
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> Out:
         suffix = "; echo X4EXIT:$?"  # adbutils' shell2 learns the exit code this way
         if command.endswith(suffix):
             out = self.run(command[:-len(suffix)], stdin)

@@ -4,16 +4,17 @@ v1 (`shell:CMD`, which adbutils always uses) and `exec:` send the command's outp
 no newline translation, so a PNG from `screencap -p` arrives byte-exact. v2 frames every message as
 `[u8 id][u32 len][data]`: 0 stdin, 1 stdout, 2 stderr, 3 exit code, 4 close stdin, 5 window size.
 
-The phone's shell takes its stdin up front, so a service must decide how long to wait for input. The
-host closes stdin at once when its stdin is a file or /dev/null (v2 sends id 4), but never when it is a
-terminal; so we wait for the end of stdin only once input has started to arrive, and give up after
-`STDIN_GRACE` seconds of silence, and only for commands that can read stdin at all.
+A command reads stdin only when it asks for it (the shell gets a function, called on the first read), as
+a process on a phone reads its fd: `content query` never waits for input, whatever the host sends. A
+command that does read waits for the end of stdin once input has started to arrive, and gives up after
+`STDIN_GRACE` seconds of silence before any: the host closes stdin at once when its own stdin is a file or
+/dev/null (v2 sends id 4), but never when it is a terminal, and the harness sends no stdin frame at all.
 """
 
 from __future__ import annotations
 
-import shlex
 import struct
+from collections.abc import Callable
 from typing import Protocol
 
 from spa_bench.phone.adb.stream import Stream
@@ -23,14 +24,6 @@ _FRAME = struct.Struct("<BI")
 FRAME_CHUNK = 64 * 1024
 STDIN_GRACE = 0.05
 PROMPT = b"vphone:/ $ "
-
-# First words of commands that may read stdin; anything else runs without waiting for input.
-STDIN_READERS = frozenset({
-    "cat", "sh", "tee", "base64", "dd", "xargs", "wc", "grep", "sed", "head", "tail", "md5sum",
-    "sha1sum", "sha256sum", "toybox", "awk", "sort", "uniq", "od", "xxd", "hexdump", "gzip", "gunzip",
-    "tar", "sqlite3", "content", "pm", "cmd", "tr", "cut", "su", "busybox",
-})
-
 
 class ShellOutput(Protocol):
     """What the phone's shell returns (spa_bench.phone.shell.ShellResult)."""
@@ -48,22 +41,11 @@ class ShellOutput(Protocol):
 class ShellRunner(Protocol):
     """The phone's shell (spa_bench.phone.shell.Shell)."""
 
-    def run(self, command: str, stdin: bytes = b"") -> ShellOutput: ...
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput: ...
 
 
 def frame(kind: int, data: bytes) -> bytes:
     return _FRAME.pack(kind, len(data)) + data
-
-
-def _reads_stdin(command: str) -> bool:
-    try:
-        words = shlex.split(command, posix=True)
-    except ValueError:
-        words = command.split()
-    # Skip leading VAR=value assignments.
-    while words and "=" in words[0] and not words[0].startswith("="):
-        words.pop(0)
-    return bool(words) and words[0].rsplit("/", 1)[-1] in STDIN_READERS
 
 
 class FrameReader:
@@ -82,10 +64,8 @@ class FrameReader:
             return None, b""
 
 
-def collect_stdin_v2(stream: Stream, command: str) -> bytes:
+def collect_stdin_v2(stream: Stream) -> bytes:
     """stdin of a v2 command: frames until close-stdin, waiting only while input keeps coming."""
-    if not _reads_stdin(command):
-        return b""
     reader = FrameReader(stream)
     data = bytearray()
     while True:
@@ -99,9 +79,9 @@ def collect_stdin_v2(stream: Stream, command: str) -> bytes:
             data += payload
 
 
-def collect_stdin_raw(stream: Stream, command: str) -> bytes:
+def collect_stdin_raw(stream: Stream) -> bytes:
     """stdin of an `exec:` command (`adb exec-in`): raw bytes until the host closes its side."""
-    if not _reads_stdin(command) or not stream.wait_readable(STDIN_GRACE):
+    if not stream.wait_readable(STDIN_GRACE):
         return b""
     return stream.read_all()
 
@@ -119,8 +99,7 @@ def run_v1(stream: Stream, shell: ShellRunner, command: str) -> None:
 
 def run_exec(stream: Stream, shell: ShellRunner, command: str) -> None:
     """`exec:CMD` (exec-out/exec-in): like v1 but stdout only, and it may consume stdin."""
-    stdin = collect_stdin_raw(stream, command)
-    result = shell.run(command, stdin)
+    result = shell.run(command, lambda: collect_stdin_raw(stream))
     if not stream.closed:
         stream.write(result.stdout)
 
@@ -130,8 +109,7 @@ def run_v2(stream: Stream, shell: ShellRunner, args: str, command: str) -> None:
     if not command.strip():
         interactive(stream, shell, framed=True, tty="pty" in args.split(","))
         return
-    stdin = collect_stdin_v2(stream, command)
-    result = shell.run(command, stdin)
+    result = shell.run(command, lambda: collect_stdin_v2(stream))
     out = bytearray()
     for kind, data in ((ID_STDOUT, result.stdout), (ID_STDERR, result.stderr)):
         for start in range(0, len(data), FRAME_CHUNK):

@@ -22,6 +22,11 @@ SHELL_NAME = "/system/bin/sh"
 # uiautomator2 looks for) is "not found", so keep the wording in one place.
 NOT_FOUND = "not found"
 
+# A command's standard input: bytes, or a function that collects them. The adb services pass a function,
+# called only when a command reads stdin, as a real process reads its fd only when it wants input: a
+# command that never reads it never waits for the host to send or close it.
+StdinSource = bytes | Callable[[], bytes]
+
 
 class Output:
     """A byte sink for a command's stdout or stderr; `discard` sinks are /dev/null. The shell's own
@@ -81,10 +86,21 @@ class CommandContext:
     system: PhoneSystem
     shell: ShellRunner
     state: ShellState
-    stdin: bytes = b""
+    stdin_source: StdinSource = b""
     stdout: Output = field(default_factory=Output)
     stderr: Output = field(default_factory=Output)
     env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def stdin(self) -> bytes:
+        """All of stdin, collected now if it comes from the host."""
+        if callable(self.stdin_source):
+            self.stdin_source = self.stdin_source()
+        return self.stdin_source
+
+    @stdin.setter
+    def stdin(self, data: bytes) -> None:
+        self.stdin_source = data
 
     @property
     def fs(self) -> VirtualFS:

@@ -22,6 +22,7 @@ from spa_bench.phone.shell.context import (
     Output,
     ShellExit,
     ShellState,
+    StdinSource,
     run_guarded,
 )
 from spa_bench.phone.shell.expand import ExpansionError, expand_word
@@ -87,7 +88,7 @@ class Shell:
         self.properties: dict[str, str] = {}  # setprop values the PhoneSystem does not keep itself
 
     # -- public -----------------------------------------------------------------------------------
-    def run(self, command: str, stdin: bytes = b"") -> ShellResult:
+    def run(self, command: str, stdin: StdinSource = b"") -> ShellResult:
         state = ShellState(variables=dict(DEFAULT_ENV), exported=set(DEFAULT_ENV))
         terminal: list[bytes] = []
         stdout, stderr = Output(terminal=terminal), Output(terminal=terminal)
@@ -103,14 +104,14 @@ class Shell:
         child = ShellState(ctx.state.cwd, dict(ctx.state.variables), set(ctx.state.exported),
                            ctx.state.status, ctx.state.depth + 1, ctx.state.su)
         child.variables.update(ctx.env)
-        return self._run_source(source, child, ctx.stdin, ctx.stdout, ctx.stderr)
+        return self._run_source(source, child, ctx.stdin_source, ctx.stdout, ctx.stderr)
 
     def run_argv(self, argv: list[str], ctx: CommandContext) -> int:
         """Run an already expanded command (`toybox ls`, `busybox`, `cmd` aliases)."""
-        return self._dispatch(argv, ctx.state, ctx.env, ctx.stdin, ctx.stdout, ctx.stderr)
+        return self._dispatch(argv, ctx.state, ctx.env, ctx.stdin_source, ctx.stdout, ctx.stderr)
 
     # -- internals --------------------------------------------------------------------------------
-    def _run_source(self, source: str, state: ShellState, stdin: bytes, stdout: Output,
+    def _run_source(self, source: str, state: ShellState, stdin: StdinSource, stdout: Output,
                     stderr: Output) -> int:
         if state.depth > MAX_DEPTH:
             stderr.write(f"{SHELL_NAME}: too many nested shells\n")
@@ -130,14 +131,14 @@ class Shell:
         text = str(exc)
         return text if text.startswith(("no closing quote", "$")) else f"syntax error: {text}"
 
-    def _run_script(self, script: Script, state: ShellState, stdin: bytes, stdout: Output,
+    def _run_script(self, script: Script, state: ShellState, stdin: StdinSource, stdout: Output,
                     stderr: Output) -> int:
         for item in script:
             state.status = self._run_and_or(item, state, stdin, stdout, stderr)
-            stdin = b""  # only the first command that reads stdin gets it
+            stdin = b""  # only the line's first command gets stdin
         return state.status
 
-    def _run_and_or(self, item: AndOr, state: ShellState, stdin: bytes, stdout: Output,
+    def _run_and_or(self, item: AndOr, state: ShellState, stdin: StdinSource, stdout: Output,
                     stderr: Output) -> int:
         code = self._run_pipeline(item.first, state, stdin, stdout, stderr)
         for op, pipeline in item.rest:
@@ -146,9 +147,9 @@ class Shell:
                 code = self._run_pipeline(pipeline, state, b"", stdout, stderr)
         return code
 
-    def _run_pipeline(self, pipeline: Pipeline, state: ShellState, stdin: bytes, stdout: Output,
+    def _run_pipeline(self, pipeline: Pipeline, state: ShellState, stdin: StdinSource, stdout: Output,
                       stderr: Output) -> int:
-        data = stdin
+        data: StdinSource = stdin
         code = 0
         for n, cmd in enumerate(pipeline.commands):
             last = n == len(pipeline.commands) - 1
@@ -173,7 +174,7 @@ class Shell:
         """The files as this line's user sees them (the shell user's permissions until root)."""
         return fs_for(self.system.fs, self.system.adb_root or state.su)
 
-    def _run_simple(self, cmd: SimpleCommand, state: ShellState, stdin: bytes, stdout: Output,
+    def _run_simple(self, cmd: SimpleCommand, state: ShellState, stdin: StdinSource, stdout: Output,
                     stderr: Output) -> int:
         try:
             argv: list[str] = []
@@ -204,8 +205,8 @@ class Shell:
                 except VfsError as exc:
                     stderr.write(f"{SHELL_NAME}: can't create {sink.path}: {_reason(exc)}\n")
 
-    def _redirect(self, redirects: tuple[Redirect, ...], state: ShellState, stdin: bytes,
-                  streams: dict[int, Output], files: list[_FileSink]) -> bytes:
+    def _redirect(self, redirects: tuple[Redirect, ...], state: ShellState, stdin: StdinSource,
+                  streams: dict[int, Output], files: list[_FileSink]) -> StdinSource:
         fs = self._fs(state)
         for r in redirects:
             target = "".join(self._expand(r.target, state, streams[2], split=False))
@@ -251,7 +252,7 @@ class Shell:
                 streams[r.fd] = sink
         return stdin
 
-    def _dispatch(self, argv: list[str], state: ShellState, env: dict[str, str], stdin: bytes,
+    def _dispatch(self, argv: list[str], state: ShellState, env: dict[str, str], stdin: StdinSource,
                   stdout: Output, stderr: Output) -> int:
         name = argv[0]
         fn = self.commands.get(name)
@@ -266,7 +267,7 @@ class Shell:
             stderr.write(f"{SHELL_NAME}: {name}: {NOT_FOUND}\n")
             return 127
         ctx = CommandContext(name=posixpath.basename(name), system=self.system, shell=self, state=state,
-                             stdin=stdin, stdout=stdout, stderr=stderr, env=env)
+                             stdin_source=stdin, stdout=stdout, stderr=stderr, env=env)
         return run_guarded(fn, argv[1:], ctx)
 
 
