@@ -7,8 +7,9 @@ started as new interpreters (SPA_BENCH_PHONE_ZYGOTE=0), with ratios:
 2. memory after 50 steps, at 1 and at 8 phones: per phone RSS, PSS (its pages, shared ones split among
    the processes that map them: what N phones really cost is N x PSS) and USS (its private pages); the
    zygote's PSS is added to the phones' total, spread over them. Each twice: "busy", the moment a phone's
-   50th step is answered (it still holds its 10 MB drawing buffer), and "idle", after a tick without
-   commands, when a phone lets go of that buffer and trims malloc (as between an agent's steps);
+   50th step is answered (it still holds its 2 MB band buffer: screencap -p draws the screen in bands),
+   and "idle", after a tick without commands, when a phone lets go of that buffer and trims malloc (as
+   between an agent's steps);
 3. scaling (zygote): N = 1, 4, 8, 16, 32 phones, each stepped by a scripted agent with the same work (tap
    a calculator key, which redraws the display, then observe: screencap -p + uiautomator dump + focus,
    through the real adb server, as the harness does), by one driver process per core with a thread per
@@ -189,7 +190,7 @@ def memory_after_steps(n: int, tmp: Path) -> dict[str, dict[str, float]]:
     """Per-phone RSS / PSS / USS after 50 steps each (the zygote's PSS spread over the phones), twice: each
     phone the moment its 50th step is answered ("busy": what a phone stepped back to back holds), and all
     of them once they have been idle for a tick ("idle": between an agent's steps, when a phone lets go of
-    its drawing buffer and trims malloc; spa_bench.phone.foreground.IdleTrim)."""
+    its band buffer and trims malloc; spa_bench.phone.foreground.IdleTrim)."""
     from spa_bench.phone import zygote
     from spa_bench.phone.foreground import IDLE_TICK_S
     from spa_bench.phone.process import use_zygote

@@ -53,7 +53,7 @@ IDLE_TICK_S = 0.5
 
 
 class IdleTrim:
-    """Releases the screen's drawing buffer and hands the memory malloc keeps free back to the kernel once a
+    """Releases the screen's band buffer and hands the memory malloc keeps free back to the kernel once a
     phone that served commands has had none for a whole tick: between an agent's steps, not in the middle
     of them. A phone stepped back to back never trims; trimming after every step cost 0.8 ms on 8-9 (0.2
     for the trim, the rest page faults on the 1 MB the next step takes again), which a phone stepped by an

@@ -205,7 +205,7 @@ class VirtualPhone:
         raise AssertionError("unreachable: the last attempt raises")  # pragma: no cover
 
     def release_frame_buffer(self) -> None:
-        """Between commands: the OS lets go of its screen's drawing buffer (see PhoneOS)."""
+        """Between commands: the OS lets go of its screen's band buffer (see ScreenMixin.rendered_bands)."""
         system = self.system
         if system is not None:
             system.release_frame_buffer()

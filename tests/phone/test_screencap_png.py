@@ -8,6 +8,7 @@ import zlib
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from PIL import Image, ImageDraw
 
 from spa_bench.phone.ui.png import BAND_ROWS, FrameEncoder, adler32_combine, encode_png
@@ -92,3 +93,43 @@ def test_a_frame_drawn_over_the_last_one_equals_one_drawn_afresh(tmp_path: Path)
     finally:
         over.close()
         fresh.close()
+
+
+def test_pieces_must_be_whole_bands_that_add_up_to_the_image() -> None:
+    frame = _screen(6, (64, 3 * BAND_ROWS))
+    top, rest = frame.crop((0, 0, 64, BAND_ROWS)), frame.crop((0, BAND_ROWS, 64, 3 * BAND_ROWS))
+    assert _decoded(FrameEncoder().encode_bands(frame.size, [top, rest])) == frame.tobytes()
+    with pytest.raises(ValueError, match="whole bands"):
+        FrameEncoder().encode_bands(frame.size, [frame.crop((0, 0, 64, 5)), frame.crop((0, 5, 64, 96))])
+    with pytest.raises(ValueError, match="rows high"):
+        FrameEncoder().encode_bands(frame.size, [top])
+
+
+@pytest.mark.parametrize(("locale", "size", "dark"), [("en", (1080, 2400), False), ("zh", (720, 1280), True)])
+def test_every_app_drawn_in_bands_is_the_screen_drawn_whole(tmp_path: Path, locale: str,
+                                                           size: tuple[int, int], dark: bool) -> None:
+    """screencap -p draws the screen in bands (no whole-screen buffer); labels that overflow their view
+    across a band's edge (the home screen's, at 720x1280 in Chinese) must still show, pixel for pixel as in
+    the whole-screen drawing that screencap's raw format and uiautomator2 use."""
+    from datetime import UTC, datetime
+
+    from spa_bench.phone.api import PhoneConfig
+    from spa_bench.phone.system import PhoneOS
+    from spa_bench.phone.vfs import VirtualFS
+
+    fs = VirtualFS(tmp_path / "fs")
+    fs.ensure_layout()
+    frozen = datetime(2026, 6, 15, 10, 30, tzinfo=UTC)
+    phone = PhoneOS(replace(PhoneConfig(locale=locale, width=size[0], height=size[1]), data_dir=tmp_path,
+                            frozen_clock=frozen), fs)
+    if dark:
+        phone.settings.put("secure", "ui_night_mode", "2")
+    try:
+        for package in sorted(phone.apps):
+            phone.start_activity(package)
+            for tap in (None, (size[0] // 2, size[1] // 3)):
+                if tap is not None:
+                    phone.tap(*tap)
+                assert _decoded(phone.screenshot_png()) == phone.screenshot().tobytes(), (package, tap)
+    finally:
+        phone.close()

@@ -12,13 +12,17 @@ from PIL import Image
 from pim_runs import on_shared_phones, state_success
 
 from spa_bench.errors import ConfigError
+from spa_bench.phone.api import Locale
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import DeviceVariation
 from spa_bench.runner.config import AgentConfig, RunConfig
 from spa_bench.runner.run import run_benchmark
 from spa_bench.runner.vary import (
+    CLOCK_FORMATS,
     DIMENSIONS,
+    LOCALES,
     MIN_WIDTH_DP,
+    SIM_COUNTRIES,
     VarySpec,
     draw,
     parse_vary,
@@ -70,6 +74,28 @@ def test_draws_are_per_episode_reproducible_and_sane() -> None:
         [draw(spec, f"task_{i}", 0).model_copy(update={"locale": None, "name": ""}) for i in range(20)]
     only_dark = draw(parse_vary("dark"), "t", 0)
     assert only_dark.screen is None and only_dark.density is None and only_dark.dark is not None
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_harness_tables_say_what_a_phone_in_each_language_has(tmp_path: Path, language: Locale) -> None:
+    """The harness keeps its own LOCALES / SIM_COUNTRIES / CLOCK_FORMATS (it speaks to any device over adb,
+    and imports nothing from the phone); the virtual phone booted in each task language must agree."""
+    from spa_bench.phone.api import PhoneConfig
+    from spa_bench.phone.system import PhoneOS
+    from spa_bench.phone.vfs import VirtualFS
+
+    fs = VirtualFS(tmp_path / "fs")
+    fs.ensure_layout()
+    phone = PhoneOS(PhoneConfig(locale=language, data_dir=tmp_path), fs)
+    try:
+        assert phone.getprop()["persist.sys.locale"] == LOCALES[language]
+        phone.set_locale("zh" if language == "en" else "en")
+        phone.set_sim_country(SIM_COUNTRIES[language])
+        assert phone.content_locale == language  # the SIM keeps the content in the task's language
+        phone.set_locale(language)
+        assert phone._use_24h() == (CLOCK_FORMATS[language] == "24")  # the format with no owner's choice
+    finally:
+        phone.close()
 
 
 def test_a_small_screen_alone_gets_a_density_that_keeps_320_dp() -> None:

@@ -2,8 +2,9 @@
 
 All state that decides what is on screen lives in a few places: the settings database, the task
 stacks (with each activity's JSON screen state), the keyboard state, the clipboard and a toast. Every
-change bumps `version`; the view tree, the rendered frame and the PNG are built once per version and
-reused by screenshots, dumps and hit tests, so they always describe the same screen.
+change bumps `version`; the view tree and the PNG are built once per version and reused by
+screenshots, dumps and hit tests, so they always describe the same screen (a whole-screen image is drawn
+only when asked for: screencap's raw format, uiautomator2's takeScreenshot).
 """
 
 from __future__ import annotations
@@ -354,14 +355,14 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
             return self.display().logical_size
 
     def screenshot(self) -> Image.Image:
-        with self.lock:
-            return self.rendered().copy()
+        return self.rendered()
 
     def screenshot_png(self) -> bytes:
         with self.lock:
             key = self.frame_key()
             if self._png is None or self._png_key != key:
-                self._png, self._png_key = self._frames.encode(self.rendered()), key
+                size = (self.metrics.width, self.metrics.height)
+                self._png, self._png_key = self._frames.encode_bands(size, self.rendered_bands()), key
             return self._png
 
     def dump_hierarchy(self, compressed: bool = False, mode: DumpMode = "active") -> str:

@@ -4,7 +4,7 @@ state version (plus the minute on the status clock and whether a toast is showin
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
@@ -40,6 +40,7 @@ from spa_bench.phone.system.systemui import (
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.ui import FRAME, Canvas, EditText, Frame, Kit, Metrics, Rect, View, Window, palette
 from spa_bench.phone.ui.fontscale import font_scale, parse_font_scale
+from spa_bench.phone.ui.png import BAND_ROWS
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps import App
@@ -47,6 +48,12 @@ if TYPE_CHECKING:
     from spa_bench.phone.system.settings_store import SettingsStore
 
 FrameKey = tuple[int, str, bool, bool]
+# Rows a screenshot is drawn in at a time: a whole number of the PNG encoder's bands, and few enough bands
+# (5 at 2400 rows) that walking the view tree once per band costs little.
+DRAW_BAND_ROWS = 15 * BAND_ROWS
+# Views within this many rows of a band are drawn into it too: a label may paint beyond its view's bounds
+# (a long one on the home screen), and its overflow must show in the next band as on a whole screen.
+DRAW_OVERFLOW = 3 * BAND_ROWS
 
 
 class ScreenMixin:
@@ -97,8 +104,7 @@ class ScreenMixin:
     def _init_screen_cache(self) -> None:
         self._frame: Frame | None = None
         self._frame_key: FrameKey | None = None
-        self._image: Image.Image | None = None
-        self._image_key: FrameKey | None = None
+        self._band: Image.Image | None = None
         self._png: bytes | None = None
         self._png_key: FrameKey | None = None
         self._keyboard_in_frame = False
@@ -147,32 +153,42 @@ class ScreenMixin:
         return self._frame
 
     def release_frame_buffer(self) -> None:
-        """Let go of the whole-screen drawing buffer (10 MB at 1080x2400) while nobody asks for frames. It is
-        drawn over in full for every frame and kept only so that stepping does not allocate it each time;
-        an idle phone needs none, and the next frame allocates it once again."""
+        """Let go of the band buffer (2 MB at 1080 wide) while nobody asks for frames; an idle phone needs
+        none, and the next frame allocates it once again."""
         with self.lock:
-            self._image = self._image_key = None
+            self._band = None
 
     def rendered(self) -> Image.Image:
-        """The current frame as an image, shared and drawn over by the next frame (copy it to keep it or
-        change it)."""
+        """The current frame as a new whole-screen image, the caller's to keep or change (screencap's raw
+        format, uiautomator2's takeScreenshot); `screenshot_png` draws in bands instead."""
         with self.lock:
-            return self._rendered()
-
-    def _rendered(self) -> Image.Image:
-        frame = self.frame()
-        if self._image is None or self._image_key != self._frame_key:
-            size = (self.metrics.width, self.metrics.height)
-            image = self._image
-            if image is None or image.size != size:
-                image = Image.new("RGB", size, self.kit.palette.background)
-            else:  # drawn over: a new frame-sized buffer per frame would grow the heap (glibc keeps them)
-                image.paste(self.kit.palette.background, (0, 0, *size))
-            canvas = Canvas(image)
+            frame = self.frame()
+            image = Image.new("RGB", (self.metrics.width, self.metrics.height), self.kit.palette.background)
             for w in frame.windows:
-                w.root.render(canvas, frame.screen)
-            self._image, self._image_key = image, self._frame_key
-        return self._image
+                w.root.render(Canvas(image), frame.screen)
+            return image
+
+    def rendered_bands(self) -> Iterator[Image.Image]:
+        """The current frame, top to bottom, in bands of DRAW_BAND_ROWS rows, each drawn into one buffer
+        that the next band draws over: a band buffer is 2 MB at 1080 wide, where a whole screen would be
+        10 MB (Pillow keeps RGB in 4 bytes a pixel), which a phone stepped back to back would hold between
+        its steps. Each band draws the views that cross it, clipped to it (View.render skips the others),
+        so a label that crosses a band's edge is drawn twice, in halves. Iterate with the lock held."""
+        frame = self.frame()
+        width, height = self.metrics.width, self.metrics.height
+        background = self.kit.palette.background
+        for top in range(0, height, DRAW_BAND_ROWS):
+            rows = min(DRAW_BAND_ROWS, height - top)
+            band = self._band
+            if band is None or band.size != (width, DRAW_BAND_ROWS):
+                band = self._band = Image.new("RGB", (width, DRAW_BAND_ROWS), background)
+            else:  # drawn over: a new buffer per band would grow the heap (glibc keeps them)
+                band.paste(background, (0, 0, width, DRAW_BAND_ROWS))
+            canvas = Canvas(band, (0, top))
+            clip = frame.screen.intersect(Rect(0, top - DRAW_OVERFLOW, width, top + rows + DRAW_OVERFLOW))
+            for w in frame.windows:
+                w.root.render(canvas, clip)
+            yield band if rows == DRAW_BAND_ROWS else band.crop((0, 0, width, rows))
 
     # -- composition ----------------------------------------------------------------------------------
     def _text_scale(self) -> AbstractContextManager[None]:

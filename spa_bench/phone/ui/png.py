@@ -15,6 +15,7 @@ from __future__ import annotations
 import struct
 import threading
 import zlib
+from collections.abc import Iterable
 
 from PIL import Image
 
@@ -72,23 +73,37 @@ class FrameEncoder:
 
     def encode(self, image: Image.Image) -> bytes:
         """PNG bytes of an image (converted to RGB)."""
-        rgb = image if image.mode == "RGB" else image.convert("RGB")
-        width, height = rgb.size
+        return self.encode_bands(image.size, [image])
+
+    def encode_bands(self, size: tuple[int, int], pieces: Iterable[Image.Image]) -> bytes:
+        """PNG bytes of a `size` image given as pieces of its full width, top to bottom, each a whole
+        number of BAND_ROWS rows but the last (a piece may be reused for the next once it is consumed)."""
+        width, height = size
         stride = width * 3
         with self._lock:
-            if self._size != (width, height):
-                self._size, self._bands = (width, height), []
+            if self._size != size:
+                self._size, self._bands = size, []
             bands: list[Band] = []
             adler = 1
             # band by band: no frame-sized buffer (7.8 MB at 1080x2400) per frame, which glibc would keep
             # in the heap, and faster too (9 ms against 19 for the whole frame's bytes at once)
-            for index, top in enumerate(range(0, height, BAND_ROWS)):
-                rows = memoryview(rgb.crop((0, top, width, min(height, top + BAND_ROWS))).tobytes())
-                key = (deflate.crc32(rows), deflate.adler32(rows))
-                old = self._bands[index] if index < len(self._bands) else None
-                band = old if old is not None and old[0] == key else self._band(rows, stride, key)
-                bands.append(band)
-                adler = adler32_combine(adler, band[2], len(rows) + len(rows) // stride)
+            done = 0  # rows
+            for piece in pieces:
+                rgb = piece if piece.mode == "RGB" else piece.convert("RGB")
+                if rgb.width != width or done % BAND_ROWS:
+                    raise ValueError(f"a piece {rgb.width} wide after {done} rows: an image {width} wide "
+                                     f"comes in pieces of whole bands of {BAND_ROWS} rows")
+                done += rgb.height
+                for top in range(0, rgb.height, BAND_ROWS):
+                    rows = memoryview(rgb.crop((0, top, width, min(rgb.height, top + BAND_ROWS))).tobytes())
+                    key = (deflate.crc32(rows), deflate.adler32(rows))
+                    index = len(bands)
+                    old = self._bands[index] if index < len(self._bands) else None
+                    band = old if old is not None and old[0] == key else self._band(rows, stride, key)
+                    bands.append(band)
+                    adler = adler32_combine(adler, band[2], len(rows) + len(rows) // stride)
+            if done != height:
+                raise ValueError(f"pieces of {done} rows for an image {height} rows high")
             self._bands = bands
         stream = b"\x78\x01" + b"".join(b[1] for b in bands) + _FINAL_BLOCK + struct.pack(">I", adler)
         header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
