@@ -178,10 +178,12 @@ def shared_zygote() -> Zygote:
 # -- the zygote process ----------------------------------------------------------------------------------
 
 def _warm_up() -> None:
-    """Boot a throwaway phone, draw its first frame and dump its UI: the imports, fonts, icons, seed
-    pictures and code paths every phone needs are then in this process, to be shared by its children."""
+    """Boot a throwaway phone, draw its first frame and dump its UI through its shell, as a harness
+    observes: the imports (the shell's commands among them), fonts, icons, seed pictures and code paths
+    every phone needs are then in this process, to be shared by its children."""
     from spa_bench.phone.api import PhoneConfig
     from spa_bench.phone.server import VirtualPhone  # noqa: F401  (what a child runs)
+    from spa_bench.phone.shell import Shell
     from spa_bench.phone.system import PhoneOS
     from spa_bench.phone.vfs import VirtualFS
 
@@ -191,8 +193,8 @@ def _warm_up() -> None:
         fs.ensure_layout()
         system = PhoneOS(replace(PhoneConfig(), data_dir=root), fs)
         try:
-            system.screenshot_png()
-            system.dump_hierarchy()
+            Shell(system).run("input tap 1 1; screencap -p; uiautomator dump /sdcard/window_dump.xml; "
+                              "dumpsys window windows")
         finally:
             system.close()
     finally:
