@@ -144,7 +144,8 @@ def seed_plan(now: datetime) -> SeedPlan:
     from spa_bench.phone.apps.contacts.store import contact_data_rows
     from spa_bench.phone.apps.dialer.seed import seed_call_rows
     from spa_bench.phone.apps.gallery import shared_storage_seed
-    from spa_bench.phone.apps.messages.store import epoch_ms, seed_messages
+    from spa_bench.phone.apps.messages.store import seed_messages
+    from spa_bench.phone.system.clock import epoch_ms
 
     contacts = tuple(SeedContact(starred, tuple(contact_data_rows(given, family, phone, email)))
                      for given, family, phone, email, starred in CONTACT_SEED)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from spa_bench.phone.apps.base import Activity, ActivityRecord, App, AppContext
+from spa_bench.phone.apps.base import Activity, App, AppContext
+from spa_bench.phone.system.tasks import ActivityRecord
 from spa_bench.registry import Registry
 
 APPS: Registry[type[App]] = Registry("app", "spa_bench.phone_apps")

@@ -8,12 +8,12 @@ rebuilds the exact screen and leaving and re-entering an app shows the same thin
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from spa_bench.phone.api import Locale, PackageInfo
 from spa_bench.phone.i18n import Strings
+from spa_bench.phone.system.tasks import ActivityRecord
 from spa_bench.phone.ui import EditText, Kit, Rect, ScrollList, View
 from spa_bench.phone.ui.menu import MenuItem, context_menu
 
@@ -21,22 +21,6 @@ if TYPE_CHECKING:
     from spa_bench.phone.system.clock import PhoneClock
     from spa_bench.phone.system.providers import ContentProvider
     from spa_bench.phone.system.telecom import Telecom
-
-
-@dataclass
-class ActivityRecord:
-    """One entry of a task's back stack."""
-
-    activity: str
-    args: dict[str, Any] = field(default_factory=dict)
-    ui: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"activity": self.activity, "args": self.args, "ui": self.ui}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ActivityRecord:
-        return cls(str(data["activity"]), dict(data.get("args") or {}), dict(data.get("ui") or {}))
 
 
 class AppContext(Protocol):

@@ -12,15 +12,9 @@ from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from spa_bench.phone.system.databases import connect
 
-def connect(path: Path, rows: bool = False) -> sqlite3.Connection:
-    """A connection to the database at `path` (its folder created if needed); `rows` gives sqlite3.Row
-    results (access by column name)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, timeout=5.0, isolation_level=None)
-    if rows:
-        conn.row_factory = sqlite3.Row
-    return conn
+__all__ = ["AppDatabase", "connect"]
 
 
 class AppDatabase:

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider
+from spa_bench.phone.system.databases import Db
+from spa_bench.phone.system.providers import RoutedProvider
 
 PROVIDER_PACKAGE = "com.android.providers.blockednumber"
 AUTHORITY = "com.android.blockednumber"

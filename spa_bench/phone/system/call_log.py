@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spa_bench.phone.api import ProviderRow
-from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider
+from spa_bench.phone.system.databases import Db
+from spa_bench.phone.system.providers import RoutedProvider
 
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 DB_PATH = f"/data/data/{PROVIDER_PACKAGE}/databases/calllog.db"

@@ -20,6 +20,11 @@ def _utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+def epoch_ms(moment: datetime) -> int:
+    """Milliseconds since 1970 of a naive UTC time, as Android's providers store dates."""
+    return int((moment - datetime(1970, 1, 1)).total_seconds() * 1000)
+
+
 def parse_clock(text: str) -> datetime:
     """An ISO 8601 time for a frozen clock, as naive UTC; a bad value is a PhoneError naming it."""
     from spa_bench.errors import PhoneError

@@ -17,7 +17,6 @@ from PIL import Image
 
 from spa_bench.phone.api import DumpMode, Locale, PackageInfo, PhoneConfig, ProviderRow
 from spa_bench.phone.apps import APPS, App
-from spa_bench.phone.apps.base import ActivityRecord
 from spa_bench.phone.i18n import content_locale, locale_tag, parse_locale
 from spa_bench.phone.system.blocked_numbers import AUTHORITY as BLOCKED_AUTHORITY
 from spa_bench.phone.system.blocked_numbers import DB_PATH as BLOCKED_DB
@@ -35,7 +34,7 @@ from spa_bench.phone.system.providers import ProviderRegistry, SettingsProvider,
 from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.statusbar import StatusBarMixin
-from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
+from spa_bench.phone.system.tasks import LAUNCHER, ActivityRecord, TaskManager
 from spa_bench.phone.system.telecom import Telecom
 from spa_bench.phone.system.telephony import Telephony
 from spa_bench.phone.system.textselection import TextSelectionMixin

@@ -196,3 +196,37 @@ class SettingsProvider(SqliteTableProvider):
             {"name": str(name), "value": None if values.get("value") is None else str(values.get("value"))},
         )
         return f"content://settings/{table}/{name}"
+
+
+class RoutedProvider(SqliteTableProvider):
+    """`content://<authority>/<route>[/<_id>]` where each route is a table or view plus a filter.
+    `writes` maps a view that routes read to the table its writes go to (a view cannot be written)."""
+
+    def __init__(
+        self,
+        authority: str,
+        db: Callable[[], Path],
+        routes: dict[tuple[str, ...], tuple[str, str | None]],
+        on_change: Callable[[], None] = lambda: None,
+        prepare: Callable[[], None] = lambda: None,
+        writes: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(authority, db, sorted({t for t, _ in routes.values()}), on_change)
+        self.routes = routes
+        self.prepare = prepare
+        self.writes = writes or {}
+
+    def _write_target(self, path: list[str]) -> tuple[str, str | None]:
+        table, where = self._target(path)
+        return self.writes.get(table, table), where
+
+    def _target(self, path: list[str]) -> tuple[str, str | None]:
+        self.prepare()
+        row_id = path[-1] if path and path[-1].isdigit() else None
+        key = tuple(path[:-1] if row_id is not None else path)
+        if key not in self.routes:
+            raise ProviderError(f"Unknown URI content://{self.authority}/{'/'.join(path)}")
+        table, where = self.routes[key]
+        if row_id is not None:
+            where = f"({where}) AND _id = {int(row_id)}" if where else f"_id = {int(row_id)}"
+        return table, where

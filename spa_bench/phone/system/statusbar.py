@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from spa_bench.phone.system.clock import epoch_ms
 from spa_bench.phone.system.notifications import (
     FLAG_AUTO_CANCEL,
     IMPORTANCE_DEFAULT,
@@ -246,8 +247,6 @@ class StatusBarMixin:
         return self.shade == "closed" and self.notifications.heads_up(self.clock.monotonic()) is not None
 
     def _now_ms(self) -> int:
-        from spa_bench.phone.apps.messages.store import epoch_ms
-
         return epoch_ms(self.clock.now())
 
     # -- windows --------------------------------------------------------------------------------------

@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass, field
 from typing import Any
-
-from spa_bench.phone.apps.base import ActivityRecord
 
 LAUNCHER = "com.google.android.apps.nexuslauncher"
 LAUNCHER_ACTIVITY = "com.google.android.apps.nexuslauncher.NexusLauncherActivity"
+
+
+@dataclass
+class ActivityRecord:
+    """One entry of a task's back stack."""
+
+    activity: str
+    args: dict[str, Any] = field(default_factory=dict)
+    ui: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"activity": self.activity, "args": self.args, "ui": self.ui}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ActivityRecord:
+        return cls(str(data["activity"]), dict(data.get("args") or {}), dict(data.get("ui") or {}))
 
 
 def task_id_of(package: str) -> int:

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from spa_bench.phone.apps.messages.store import epoch_ms
 from spa_bench.phone.system.call_log import (
     BLOCKED_TYPE,
     INCOMING_TYPE,
@@ -27,7 +26,7 @@ from spa_bench.phone.system.call_log import (
     CallEntry,
     CallLog,
 )
-from spa_bench.phone.system.clock import PhoneClock
+from spa_bench.phone.system.clock import PhoneClock, epoch_ms
 
 CALL_STATE_IDLE, CALL_STATE_RINGING, CALL_STATE_OFFHOOK = 0, 1, 2
 # PreciseCallState.PRECISE_CALL_STATE_*

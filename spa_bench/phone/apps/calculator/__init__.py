@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spa_bench.phone.apps.base import Activity, ActivityRecord, App, AppContext
+from spa_bench.phone.apps.base import Activity, App, AppContext
 from spa_bench.phone.apps.calculator import glyphs as _glyphs  # noqa: F401  (registers the icon)
 from spa_bench.phone.apps.calculator.history import HistoryStore
 from spa_bench.phone.apps.calculator.screens import Calculator, History
 from spa_bench.phone.apps.calculator.strings import STRINGS
+from spa_bench.phone.system.tasks import ActivityRecord
 
 
 class CalculatorApp(App):

@@ -15,9 +15,10 @@ from datetime import date, datetime, timedelta
 
 from spa_bench.phone.api import ProviderError
 from spa_bench.phone.apps.base import AppContext
-from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider, SeedFn, provider_db
-from spa_bench.phone.apps.messages.store import epoch_ms
-from spa_bench.phone.system.providers import Value
+from spa_bench.phone.apps.contacts.pim import provider_db
+from spa_bench.phone.system.clock import epoch_ms
+from spa_bench.phone.system.databases import Db, SeedFn
+from spa_bench.phone.system.providers import RoutedProvider, Value
 
 PROVIDER_PACKAGE = "com.android.providers.calendar"
 AUTHORITY = "com.android.calendar"

@@ -18,7 +18,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from spa_bench.phone.apps.base import AppContext
-from spa_bench.phone.apps.contacts.pim import Db
+from spa_bench.phone.system.databases import Db
 
 DB_NAME = "alarms.db"
 MON, TUE, WED, THU, FRI, SAT, SUN = 1, 2, 4, 8, 16, 32, 64

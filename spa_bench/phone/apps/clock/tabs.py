@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from spa_bench.phone.apps.clock.store import CITIES, Timer
 from spa_bench.phone.apps.contacts.pim import Fab, field, format_time, top_bar, use_24h
-from spa_bench.phone.apps.messages.store import epoch_ms
+from spa_bench.phone.system.clock import epoch_ms
 from spa_bench.phone.ui import LINEAR, Button, Rect, TextView, View
 
 if TYPE_CHECKING:

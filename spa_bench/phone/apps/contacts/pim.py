@@ -1,9 +1,7 @@
 """Helpers shared by the personal-information apps (Contacts, Messages, Calendar, Notes, Clock).
 
-- `Db`: an app's SQLite file, created with its schema and seed data on first use, so the seed is in
-  the file system when the runner saves its base snapshots right after boot.
-- `RoutedProvider`: a content provider whose URI paths map to tables or views with a fixed filter
-  (`content://sms/inbox` is `sms WHERE type = 1`), as Android's providers route their URIs.
+- `provider_db`: where a provider package keeps its database (their `Db` and `RoutedProvider` are the
+  system's: spa_bench.phone.system.databases and .providers, which the call log uses as well).
 - Material 3 pieces the stock widgets lack: a top bar with action icons, a FAB, a navigation bar,
   letter avatars, filter chips; and a lenient time parser for the keyboard-mode time pickers.
 """
@@ -11,105 +9,20 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from spa_bench.phone.api import ProviderError
 from spa_bench.phone.apps.base import Activity, AppContext
 from spa_bench.phone.apps.contacts import pim_icons as _icons  # noqa: F401  (registers the glyphs)
-from spa_bench.phone.apps.db import connect
-from spa_bench.phone.system.providers import SqliteTableProvider
 from spa_bench.phone.ui import FRAME, LINEAR, Canvas, EditText, ImageView, Kit, Rect, TextView, View, tone
 from spa_bench.phone.ui.theme import mix
 from spa_bench.phone.ui.view import Callback
-
-SeedFn = Callable[[sqlite3.Connection], None]
 
 
 def provider_db(ctx: AppContext, provider_package: str, name: str) -> Path:
     """Host path of `/data/data/<provider_package>/databases/<name>`: on Android the data of Contacts,
     SMS and Calendar belongs to a separate provider package, not to the app that shows it."""
     return ctx.data_dir().parent / provider_package / "databases" / name
-
-
-class Db:
-    """One SQLite file: schema + seed on first use, then small helpers for the screens."""
-
-    def __init__(self, path: Callable[[], Path], schema: str, seed: SeedFn | None = None) -> None:
-        self.path = path
-        self.schema = schema
-        self.seed = seed
-
-    def connect(self) -> sqlite3.Connection:
-        path = self.path()
-        fresh = not path.exists()
-        conn = connect(path)
-        if fresh or not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-            conn.executescript(self.schema)
-            if self.seed is not None:
-                conn.execute("BEGIN")
-                self.seed(conn)
-                conn.execute("COMMIT")
-        return conn
-
-    def ensure(self) -> None:
-        self.connect().close()
-
-    def rows(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-        conn = self.connect()
-        try:
-            return list(conn.execute(sql, params).fetchall())
-        finally:
-            conn.close()
-
-    def one(self, sql: str, *params: Any) -> tuple[Any, ...] | None:
-        found = self.rows(sql, *params)
-        return found[0] if found else None
-
-    def run(self, sql: str, *params: Any) -> int:
-        """Execute one statement; returns the new row id (inserts) or the changed row count."""
-        conn = self.connect()
-        try:
-            cur = conn.execute(sql, params)
-            return int(cur.lastrowid or 0) if sql.lstrip().upper().startswith("INSERT") else cur.rowcount
-        finally:
-            conn.close()
-
-
-class RoutedProvider(SqliteTableProvider):
-    """`content://<authority>/<route>[/<_id>]` where each route is a table or view plus a filter.
-    `writes` maps a view that routes read to the table its writes go to (a view cannot be written)."""
-
-    def __init__(
-        self,
-        authority: str,
-        db: Callable[[], Path],
-        routes: dict[tuple[str, ...], tuple[str, str | None]],
-        on_change: Callable[[], None] = lambda: None,
-        prepare: Callable[[], None] = lambda: None,
-        writes: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(authority, db, sorted({t for t, _ in routes.values()}), on_change)
-        self.routes = routes
-        self.prepare = prepare
-        self.writes = writes or {}
-
-    def _write_target(self, path: list[str]) -> tuple[str, str | None]:
-        table, where = self._target(path)
-        return self.writes.get(table, table), where
-
-    def _target(self, path: list[str]) -> tuple[str, str | None]:
-        self.prepare()
-        row_id = path[-1] if path and path[-1].isdigit() else None
-        key = tuple(path[:-1] if row_id is not None else path)
-        if key not in self.routes:
-            raise ProviderError(f"Unknown URI content://{self.authority}/{'/'.join(path)}")
-        table, where = self.routes[key]
-        if row_id is not None:
-            where = f"({where}) AND _id = {int(row_id)}" if where else f"_id = {int(row_id)}"
-        return table, where
 
 
 # -- Material pieces ----------------------------------------------------------------------------------

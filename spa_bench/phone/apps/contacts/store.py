@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 from spa_bench.phone.api import ProviderError
 from spa_bench.phone.apps.base import AppContext
-from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider, provider_db
+from spa_bench.phone.apps.contacts.pim import provider_db
 from spa_bench.phone.apps.db import connect
-from spa_bench.phone.system.providers import Value
+from spa_bench.phone.system.databases import Db
+from spa_bench.phone.system.providers import RoutedProvider, Value
 
 PROVIDER_PACKAGE = "com.android.providers.contacts"
 AUTHORITY = "com.android.contacts"

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spa_bench.phone.apps.messages.store import INBOX, epoch_ms
+from spa_bench.phone.apps.messages.store import INBOX
+from spa_bench.phone.system.clock import epoch_ms
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps.messages import MessagesApp

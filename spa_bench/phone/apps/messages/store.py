@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime
 from typing import ClassVar
 
 from spa_bench.phone.apps.base import AppContext
-from spa_bench.phone.apps.contacts.pim import Db, RoutedProvider, SeedFn, provider_db
-from spa_bench.phone.system.providers import Value
+from spa_bench.phone.apps.contacts.pim import provider_db
+from spa_bench.phone.system.clock import epoch_ms
+from spa_bench.phone.system.databases import Db, SeedFn
+from spa_bench.phone.system.providers import RoutedProvider, Value
 
 PROVIDER_PACKAGE = "com.android.providers.telephony"
 INBOX, SENT, DRAFT, OUTBOX = 1, 2, 3, 4  # Telephony.TextBasedSmsColumns.MESSAGE_TYPE_*
@@ -111,10 +112,6 @@ SEED: tuple[tuple[str, tuple[tuple[int, int, str], ...], bool], ...] = (
     ),
     ("+1 212-555-0190", ((8700, INBOX, "The book club meets at 7 PM on Wednesday, bring snacks!"),), False),
 )
-
-
-def epoch_ms(moment: datetime) -> int:
-    return int((moment - datetime(1970, 1, 1)).total_seconds() * 1000)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import sqlite3
 from dataclasses import dataclass
 
 from spa_bench.phone.apps.base import AppContext
-from spa_bench.phone.apps.contacts.pim import Db, SeedFn
-from spa_bench.phone.apps.messages.store import epoch_ms
+from spa_bench.phone.system.clock import epoch_ms
+from spa_bench.phone.system.databases import Db, SeedFn
 
 PACKAGE = "com.google.android.keep"
 

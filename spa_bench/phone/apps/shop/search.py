@@ -10,10 +10,10 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from spa_bench.phone.apps.base import ActivityRecord
 from spa_bench.phone.apps.shop.base import RID, ShopActivity
 from spa_bench.phone.apps.shop.store import Product
 from spa_bench.phone.apps.shop.widgets import chip, icon_button
+from spa_bench.phone.system.tasks import ActivityRecord
 from spa_bench.phone.ui import LINEAR, Rect, TextView, View
 
 if TYPE_CHECKING:

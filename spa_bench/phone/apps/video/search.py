@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from spa_bench.phone.apps.base import ActivityRecord
 from spa_bench.phone.apps.video.base import RID, VideoActivity
+from spa_bench.phone.system.tasks import ActivityRecord
 from spa_bench.phone.ui import FRAME, Rect, TextView, View
 
 if TYPE_CHECKING:
