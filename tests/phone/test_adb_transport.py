@@ -135,6 +135,16 @@ def test_shell_v2_output_exit_code_and_stdin(device: Device, adb_cli: AdbCli) ->
     assert (proc.returncode, proc.stdout, proc.stderr) == (3, b"out\n", b"err\n")
     proc = adb_cli.run("shell", "cat", serial=device.serial, input="中文 stdin".encode())
     assert proc.stdout == "中文 stdin".encode()
+    assert adb_cli.text("shell", "echo no input read", serial=device.serial) == "no input read\n"
+    assert device.shell.ran[-1] == ("echo no input read", b"")
+
+
+def test_exec_in_hands_stdin_to_a_command_that_reads_it(device: Device, adb_cli: AdbCli) -> None:
+    adb_cli.run("exec-in", "cat", serial=device.serial, input=b"raw \x00 bytes")
+    deadline = time.monotonic() + 30  # the client may exit before the phone has read the end of its input
+    while device.shell.ran[-1][0] != "cat" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert device.shell.ran[-1] == ("cat", b"raw \x00 bytes")
 
 
 def test_shell_without_command(device: Device, adb_cli: AdbCli) -> None:
