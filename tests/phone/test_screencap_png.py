@@ -7,11 +7,15 @@ import random
 import zlib
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PIL import Image, ImageDraw
 
 from spa_bench.phone.ui.png import BAND_ROWS, FrameEncoder, adler32_combine, encode_png
+
+if TYPE_CHECKING:
+    from spa_bench.phone.system import PhoneOS
 
 
 def _screen(seed: int, size: tuple[int, int] = (1080, 2400)) -> Image.Image:
@@ -63,24 +67,27 @@ def test_adler32_combine_matches_zlib() -> None:
         assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
 
 
-def test_a_frame_drawn_over_the_last_one_equals_one_drawn_afresh(tmp_path: Path) -> None:
-    """The phone draws each frame over the last frame's image: nothing of an app may show through the
-    screens drawn over it (the home screen's wallpaper, the recents list), pixel for pixel against a phone
-    that draws them first."""
+def _booted(root: Path, **config: Any) -> PhoneOS:
+    """A phone in this process, with its files under `root` and its clock frozen."""
     from datetime import UTC, datetime
 
     from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.keycodes import KEYCODES
     from spa_bench.phone.system import PhoneOS
     from spa_bench.phone.vfs import VirtualFS
 
-    def booted(name: str) -> PhoneOS:
-        fs = VirtualFS(tmp_path / name / "fs")
-        fs.ensure_layout()
-        frozen = datetime(2026, 6, 15, 10, 30, tzinfo=UTC)
-        return PhoneOS(replace(PhoneConfig(), data_dir=tmp_path / name, frozen_clock=frozen), fs)
+    fs = VirtualFS(root / "fs")
+    fs.ensure_layout()
+    frozen = datetime(2026, 6, 15, 10, 30, tzinfo=UTC)
+    return PhoneOS(replace(PhoneConfig(**config), data_dir=root, frozen_clock=frozen), fs)
 
-    over, fresh = booted("over"), booted("fresh")
+
+def test_a_frame_drawn_over_the_last_one_equals_one_drawn_afresh(tmp_path: Path) -> None:
+    """The phone draws each frame over the last frame's buffer: nothing of an app may show through the
+    screens drawn over it (the home screen's wallpaper, the recents list), pixel for pixel against a phone
+    that draws them first."""
+    from spa_bench.phone.keycodes import KEYCODES
+
+    over, fresh = _booted(tmp_path / "over"), _booted(tmp_path / "fresh")
     try:
         for phone in (over, fresh):
             phone.start_activity("com.android.calculator2")
@@ -111,17 +118,7 @@ def test_every_app_drawn_in_bands_is_the_screen_drawn_whole(tmp_path: Path, loca
     """screencap -p draws the screen in bands (no whole-screen buffer); labels that overflow their view
     across a band's edge (the home screen's, at 720x1280 in Chinese) must still show, pixel for pixel as in
     the whole-screen drawing that screencap's raw format and uiautomator2 use."""
-    from datetime import UTC, datetime
-
-    from spa_bench.phone.api import PhoneConfig
-    from spa_bench.phone.system import PhoneOS
-    from spa_bench.phone.vfs import VirtualFS
-
-    fs = VirtualFS(tmp_path / "fs")
-    fs.ensure_layout()
-    frozen = datetime(2026, 6, 15, 10, 30, tzinfo=UTC)
-    phone = PhoneOS(replace(PhoneConfig(locale=locale, width=size[0], height=size[1]), data_dir=tmp_path,
-                            frozen_clock=frozen), fs)
+    phone = _booted(tmp_path, locale=locale, width=size[0], height=size[1])
     if dark:
         phone.settings.put("secure", "ui_night_mode", "2")
     try:
