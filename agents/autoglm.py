@@ -231,7 +231,7 @@ class AutoGLMAgent(NativeAgent):
     def current_app(self, package: str | None) -> str:
         for ref in self.context.task.apps:
             if ref.package == package:
-                return ref.display_name(self.context.language)
+                return ref.name
         return "System Home"
 
     def messages(self, observation: Observation, screen: Screen) -> list[Message]:

@@ -7,7 +7,8 @@ Run it without installing anything:
 What an adapter does:
 - `__init__(**args)`: receives `--agent-arg key=value` pairs (values parsed as YAML scalars: numbers,
   booleans, strings) or the `args` of an agent config file. Create your model client here.
-- `reset(context)`: a new episode starts; `context` has the task, the instruction to show, the language,
+- `reset(context)`: a new episode starts; `context` has the task's view (id, apps, limits: never its
+  checks or golden script), the instruction to show, the language,
   the step limit, a seed, the device serial and screen size, and a folder for your own files.
 - `step(observation)`: look at `observation.screenshot()` (PIL image) / `observation.screenshot_png`
   and `observation.elements` (numbered UI elements; `describe_elements()` gives one line each), return an
@@ -37,7 +38,7 @@ class ExampleAgent(BaseAgent):
         self.tapped = set()
 
     def step(self, observation: Observation) -> AgentStep:
-        words = {w.strip(".,!?\"'").casefold() for w in self.context.task.instruction.split() if len(w) > 3}
+        words = {w.strip(".,!?\"'").casefold() for w in self.context.instruction.split() if len(w) > 3}
         for element in observation.elements:
             label = element.label.casefold()
             if element.clickable and label and label not in self.tapped and any(w in label for w in words):

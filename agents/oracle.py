@@ -6,6 +6,8 @@ an animation, or on a smaller screen or with bigger text under `--vary`, further
 the oracle hides the keyboard if it is up, scrolls the screen's biggest scrollable view down to its end,
 then up, looking after each scroll, and waits a little, before trying anyway. A task without a golden script
 cannot be replayed: the oracle reports it infeasible at once.
+The oracle is a reference agent: it reads the golden script from the full task the harness reveals to it
+(ReferenceAgent.reveal), which its episode log records; the report never ranks it.
 
 Arguments: `patience` (default 2) - how many short waits per action for a selector, after scrolling;
 `scrolls` (default 8) - how many scrolls each way before giving up on it.
@@ -14,12 +16,12 @@ Arguments: `patience` (default 2) - how many short waits per action for a select
 from __future__ import annotations
 
 from spa_bench.actions import Action, Direction, Finish, Key, LongPress, Scroll, Tap, Wait
-from spa_bench.agent import AgentStep, BaseAgent, TaskContext
+from spa_bench.agent import AgentStep, ReferenceAgent, TaskContext
 from spa_bench.device.elements import UIElement, find
 from spa_bench.device.observation import Observation
 
 
-class OracleAgent(BaseAgent):
+class OracleAgent(ReferenceAgent):
     def __init__(self, patience: int = 2, scrolls: int = 8) -> None:
         self.patience = int(patience)
         self.scrolls = int(scrolls)
@@ -29,7 +31,7 @@ class OracleAgent(BaseAgent):
 
     def reset(self, context: TaskContext) -> None:
         super().reset(context)
-        self.script = list(context.task.golden_script or [])
+        self.script = list(self.full_task.golden_script or [])
         self.position = 0
         self._searching()
 
@@ -41,7 +43,7 @@ class OracleAgent(BaseAgent):
         self.hid_keyboard = False
 
     def step(self, observation: Observation) -> AgentStep:
-        if not self.context.task.golden_script:
+        if not self.script:
             return AgentStep(Finish(status="infeasible"), output="oracle: this task has no golden script")
         if self.position >= len(self.script):
             return AgentStep(Finish(status="done"), output="oracle: script finished")

@@ -103,9 +103,8 @@ def main() -> None:
     task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
     with tempfile.TemporaryDirectory() as tmp:
         observation = sample_observation(Path(tmp))
-        context = TaskContext(task=task, instruction=task.instruction, language=task.language, max_steps=30,
-                              seed=0, serial="none", screen_width=1080, screen_height=2400,
-                              workdir=Path(tmp))
+        context = TaskContext.for_task(task, max_steps=30, instance_seed=0, serial="none", screen_width=1080,
+                                       screen_height=2400, workdir=Path(tmp))
         print(f"per-step overhead at 1080x2400, {args.steps} steps (history fills up as it goes)"
               f"{', resize_image' if args.resize_image else ''}; target p50 <= {TARGET_MS:.0f} ms")
         print(f"{'adapter':<14} {'p50 ms':>8} {'p95 ms':>8} {'cpu p50':>8}  verdict")

@@ -11,6 +11,11 @@ An agent that works in one go instead (a program run to the end, e.g. `external`
 `run_episode(context, stop) -> EpisodeOutcome` (spa_bench.agent.external.EpisodeAgent): the runner then
 calls that once instead of `step`, and records the steps it returns.
 
+An agent sees a task view (spa_bench.agent.view.TaskView), never the task: no checks, golden script or
+anything else of the answer key. A reference agent (the oracle) subclasses ReferenceAgent: the harness
+calls its `reveal(task)` with the full task before `reset`, records that in the episode log
+(`agent.reference`), and the report never ranks it with the agents under test.
+
 Agents are found by name in AGENTS: built-ins (lazy), `@register_agent("name")` in imported code, the
 entry-point group `spa_bench.agents` of installed packages, or `path/to/file.py:ClassName`.
 """
@@ -23,26 +28,48 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from spa_bench.actions import Action
+from spa_bench.agent.view import AppView, TaskView, agent_seed, opened_app_prefix, task_view
 from spa_bench.device.observation import Observation
 from spa_bench.registry import Registry
 from spa_bench.results.schema import TokenUsage
 from spa_bench.tasks.model import Language, Task
 
+__all__ = ["AGENTS", "Agent", "AgentFactory", "AgentStep", "AppView", "BaseAgent", "ReferenceAgent",
+           "TaskContext", "TaskView", "is_reference", "opened_app_prefix", "register_agent", "task_view"]
+
 
 @dataclass(frozen=True)
 class TaskContext:
-    """What an agent knows about the episode before its first step."""
+    """What an agent knows about the episode before its first step. `task` is a view: the task itself
+    (its checks, golden script, ...) never gets here; build one with `TaskContext.for_task`."""
 
-    task: Task
+    task: TaskView
     instruction: str  # as shown to the agent (single-app tasks get SPA-Bench's "opened app" prefix)
     language: Language
     max_steps: int
-    seed: int  # per-instance seed: use it for any randomness
+    # the agent's seed for its own randomness: derived one-way from the instance seed, which is the seed
+    # the task's parameters were drawn with and would give them back (spa_bench.agent.view.agent_seed)
+    seed: int
     serial: str  # the device, for agents that talk to it themselves
     screen_width: int
     screen_height: int
     workdir: Path  # the episode's agent/ folder: files written here are kept with the results
     time_limit_s: float | None = None  # the episode's time limit (agents that run a program honour it)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.task, TaskView):  # a Task here would hand the agent the answer key
+            raise TypeError(f"TaskContext.task must be a TaskView (spa_bench.agent.task_view), not "
+                            f"{type(self.task).__name__}: use TaskContext.for_task")
+
+    @classmethod
+    def for_task(cls, task: Task, *, max_steps: int, instance_seed: int, serial: str, screen_width: int,
+                 screen_height: int, workdir: Path, time_limit_s: float | None = None) -> TaskContext:
+        """The context of an episode of `task` (as it runs on the device), with its view and agent seed."""
+        view = task_view(task, max_steps=max_steps, screen_width=screen_width, screen_height=screen_height,
+                         time_limit_s=time_limit_s)
+        return cls(task=view, instruction=view.instruction, language=view.language, max_steps=max_steps,
+                   seed=agent_seed(instance_seed), serial=serial, screen_width=screen_width,
+                   screen_height=screen_height, workdir=workdir, time_limit_s=time_limit_s)
 
 
 @dataclass
@@ -85,6 +112,24 @@ class BaseAgent:
         return None
 
 
+class ReferenceAgent(BaseAgent):
+    """An agent that may read the full task: the oracle, and the probes that replay its golden script.
+    The harness calls `reveal` with the full task before `reset` (the only way it gets there), records it
+    in the episode log (`agent.reference`), and the report lists such agents apart, never ranked."""
+
+    full_task: Task
+
+    def reveal(self, task: Task) -> None:
+        self.full_task = task
+
+    def reset(self, context: TaskContext) -> None:
+        revealed = getattr(self, "full_task", None)
+        if revealed is None or revealed.id != context.task.id:
+            raise RuntimeError(f"{type(self).__name__} is a reference agent: the harness must reveal the "
+                               f"task {context.task.id!r} (reveal(task)) before reset")
+        super().reset(context)
+
+
 AgentFactory = Callable[..., Agent]
 A = TypeVar("A")
 
@@ -125,11 +170,7 @@ def register_agent(name: str) -> Callable[[A], A]:
     return decorate
 
 
-def opened_app_prefix(task: Task) -> str:
-    """SPA-Bench tells single-app agents that the app is already open."""
-    if task.category != "single_app":
-        return ""
-    name = task.apps[0].display_name(task.language)
-    if task.language == "zh":
-        return f"这是已打开的“{name}”应用程序，"
-    return f'This is the opened app "{name}". '
+def is_reference(factory: object) -> bool:
+    """Whether an agent factory makes reference agents, known before any is made (a ReferenceAgent
+    subclass); a factory that is not a class says so only once it has made one."""
+    return isinstance(factory, type) and issubclass(factory, ReferenceAgent)

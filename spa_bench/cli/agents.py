@@ -55,7 +55,7 @@ def show_agent(
     import tempfile
     from pathlib import Path
 
-    from spa_bench.agent import TaskContext, opened_app_prefix
+    from spa_bench.agent import TaskContext
     from spa_bench.errors import ConfigError
     from spa_bench.runner.config import parse_agent_args
     from spa_bench.tasks.repository import TaskRepository, default_tasks_root
@@ -74,11 +74,9 @@ def show_agent(
         "settings_wifi_off_en" if language == "en" else "settings_bluetooth_on_zh")
     with tempfile.TemporaryDirectory() as tmp:
         observation = sample_observation(Path(tmp))
-        context = TaskContext(task=task, instruction=opened_app_prefix(task) + task.instruction,
-                              language=task.language,
-                              max_steps=task.step_limit, seed=0, serial="emulator-5554",
-                              screen_width=observation.width, screen_height=observation.height,
-                              workdir=Path(tmp))
+        context = TaskContext.for_task(task, max_steps=task.step_limit, instance_seed=0,
+                                       serial="emulator-5554", screen_width=observation.width,
+                                       screen_height=observation.height, workdir=Path(tmp))
         adapter.reset(context)
         screen = adapter.screen(observation)
         messages = adapter.messages(observation, screen)

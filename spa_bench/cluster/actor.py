@@ -50,8 +50,8 @@ class RegistryAgentFactory:
 def portable_job(job: EpisodeJob) -> EpisodeJob:
     """The job with its agent factory replaced by its registry reference (classes loaded from a user's
     file do not pickle by name)."""
-    location, _, name = job.agent.reference.rpartition(":")
-    reference = job.agent.reference
+    location, _, name = job.agent.agent.rpartition(":")
+    reference = job.agent.agent
     if location.endswith(".py"):
         reference = f"{Path(location).expanduser().resolve()}:{name}"
     return replace(job, agent_factory=RegistryAgentFactory(reference))

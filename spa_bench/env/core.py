@@ -18,6 +18,11 @@ Task parameters are filled in from (run_seed, repeat), as `spa-bench run --seed`
 episode is scored from the same task instance by `spa-bench evaluate`.
 With pixels=False the observations' screenshot is an empty array and `env.observation` (the raw
 Observation, its PNG included) is what a caller reads: serve-env, which sends the PNG on.
+A client gets the task's view, never the task (spa_bench.agent.view): reset's info["task_view"] and
+`env.task_view`; the task itself (checks, golden script, simulated user) stays in private attributes.
+info["checks"] says which checks pass ("✓ check 1/2"), not what they expect. A reference agent (the
+oracle) driven through the env gets the full task through `env.reveal_task(agent)`, which the recorded
+episode notes (agent.reference).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from spa_bench.actions import AskUser, Finish
-from spa_bench.agent import TaskContext, opened_app_prefix
+from spa_bench.agent import ReferenceAgent, TaskContext, TaskView, task_view
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
 from spa_bench.device.packages import PackageMap
@@ -114,10 +119,11 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             raise
         self._loaded: dict[str, Task] = {}
         self._workdir: tempfile.TemporaryDirectory[str] | None = None  # agents' files when not recording
-        self.task: Task | None = None
+        self._task: Task | None = None  # the answer key: never handed to a client (task_view is)
         self.packages = PackageMap()  # the task's packages the device has under other names
-        self.device_task: Task | None = None  # the task with those names (what setup and agents use)
-        self.instance: InstanceInfo | None = None
+        self._device_task: Task | None = None  # the task with those names (what setup and the view use)
+        self.task_view: TaskView | None = None
+        self._instance: InstanceInfo | None = None  # its drawn parameter values are part of the key
         self.observation: Observation | None = None  # the last raw observation (what the agent acts on)
         self._steps, self._done = 0, True
         self._answer: str | None = None  # the agent's finish answer (answer checks read it)
@@ -138,35 +144,40 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             raise ConfigError(f"reset: unknown task id {task_id!r} in {self.repo.root}")
         repeat = int(options.get("repeat", 0))
         self._end_recording("interrupted")  # an episode left unfinished by this reset
-        filled, instance_seed, values = self._task(task_id).instantiate(self.run_seed, repeat)
-        self.task = filled
+        filled, instance_seed, values = self._load(task_id).instantiate(self.run_seed, repeat)
+        self._task = filled
         self.packages = episode_packages(self.device, filled)
-        self.device_task = task_for_device(filled, self.packages)
-        self.instance = InstanceInfo(repeat=repeat, seed=instance_seed, parameters=values)
+        self._device_task = task_for_device(filled, self.packages)
+        self._instance = InstanceInfo(repeat=repeat, seed=instance_seed, parameters=values)
+        info_device = self.device.info()
+        self.task_view = task_view(self._device_task, max_steps=self.step_limit,
+                                   screen_width=info_device.screen_width or 0,
+                                   screen_height=info_device.screen_height or 0)
         t0 = time.monotonic()
-        set_up_task(self.device, self.device_task, self.settle_s)
+        set_up_task(self.device, self._device_task, self.settle_s)
         t1 = time.monotonic()
         obs = self._observe()
         t2 = time.monotonic()
         self._steps, self._done, self._answer, self._status = 0, False, None, None
         self._dialogue = []
         info: dict[str, Any] = {"task": filled.id, "language": filled.language, "repeat": repeat,
-                                "step_limit": self.step_limit, "serial": self.device.serial}
+                                "step_limit": self.step_limit, "serial": self.device.serial,
+                                "task_view": self.task_view.model_dump(mode="json")}
         self.timings = {"setup_s": t1 - t0, "observe_s": t2 - t1}
         if self.timings_in_info:
             info["timings"] = dict(self.timings)
         if self.recording is not None:
-            info["episode_id"] = self.recording.start(filled, self.instance, self.packages)
+            info["episode_id"] = self.recording.start(filled, self._instance, self.packages)
         return obs, info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        if self.task is None or self.observation is None or self._done:
+        if self._task is None or self.observation is None or self._done:
             raise gym.error.ResetNeeded("call reset() before step() (and again after an episode ends)")
         index, before = self._steps, self.observation
         self._steps += 1
         t0 = time.monotonic()
         record = StepRecord(index=index, started_at=now(), observation=ObservationRef())
-        info: dict[str, Any] = {"task": self.task.id, "valid": True, "error": None, "gesture": None}
+        info: dict[str, Any] = {"task": self._task.id, "valid": True, "error": None, "gesture": None}
         terminated, said = False, None
         try:
             parsed = coerce_action(action)
@@ -179,7 +190,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
                 terminated, self._answer, self._status = True, parsed.answer, parsed.status
                 info["termination"] = parsed.status
             elif isinstance(parsed, AskUser):
-                said = exchange(self.task.user, self.task.language, index, parsed.question)
+                said = exchange(self._task.user, self._task.language, index, parsed.question)
                 self._dialogue.append(said)
                 record.user_reply = info["user_reply"] = said.reply
             else:
@@ -190,8 +201,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
                     record.valid, record.invalid_reason = False, str(exc)
                 if self.settle_s:
                     time.sleep(self.settle_s)
-        if not terminated and self.device_task is not None:
-            fired = fire_due(self.device, self.device_task.interruptions, self._steps)
+        if not terminated and self._device_task is not None:
+            fired = fire_due(self.device, self._device_task.interruptions, self._steps)
             if fired:
                 info["interruptions"] = fired
         t1 = time.monotonic()
@@ -237,12 +248,12 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
     # -- helpers --------------------------------------------------------------------------------------
     @property
     def step_limit(self) -> int:
-        assert self.task is not None
-        return self.max_steps or self.task.step_limit
+        assert self._task is not None
+        return self.max_steps or self._task.step_limit
 
     def context(self) -> TaskContext:
-        """The episode as a TaskContext, to drive spa-bench's own agents (agents/) through the env."""
-        if self.task is None or self.device_task is None:
+        """The episode as a TaskContext (its task a view), to drive spa-bench's own agents (agents/)."""
+        if self._device_task is None:
             raise gym.error.ResetNeeded("call reset() first")
         info = self.device.info()
         if self.recording is not None and self.recording.recorder is not None:
@@ -251,46 +262,57 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             if self._workdir is None:
                 self._workdir = tempfile.TemporaryDirectory(prefix="spa-bench-env-agent-")
             workdir = Path(self._workdir.name)
-        return TaskContext(task=self.device_task,
-                           instruction=opened_app_prefix(self.task) + self.task.instruction,
-                           language=self.task.language, max_steps=self.step_limit,
-                           seed=self.instance.seed if self.instance else 0, serial=self.device.serial,
-                           screen_width=info.screen_width or 0, screen_height=info.screen_height or 0,
-                           workdir=workdir)
+        return TaskContext.for_task(self._device_task, max_steps=self.step_limit,
+                                    instance_seed=self._instance.seed if self._instance else 0,
+                                    serial=self.device.serial, screen_width=info.screen_width or 0,
+                                    screen_height=info.screen_height or 0, workdir=workdir)
 
-    def _task(self, task_id: str) -> Task:
+    def reveal_task(self, agent: ReferenceAgent) -> None:
+        """The privileged path, as in a run: a reference agent (the oracle) gets the full task (before its
+        reset), and the recorded episode says so (agent.reference)."""
+        if self._device_task is None:
+            raise gym.error.ResetNeeded("call reset() first")
+        agent.reveal(self._device_task)
+        if self.recording is not None and self.recording.log is not None:
+            log = self.recording.log
+            log.agent = log.agent.model_copy(update={"reference": True})
+
+    def _load(self, task_id: str) -> Task:
         if task_id not in self._loaded:
             self._loaded[task_id] = self.repo.load([self._records[task_id]])[0]
         return self._loaded[task_id]
 
     def _observe(self) -> dict[str, Any]:
-        assert self.task is not None
+        assert self.task_view is not None
         self.observation = self.device.observe()
-        obs = to_space(self.observation, opened_app_prefix(self.task) + self.task.instruction, self.pixels)
+        obs = to_space(self.observation, self.task_view.instruction, self.pixels)
         self._pixels = obs["screenshot"]
         return obs
 
     def _resolve_app(self, name: str) -> str | None:
-        return resolve_app(name, self.device.packages(), self.device_task.apps if self.device_task else [])
+        return resolve_app(name, self.device.packages(), self._device_task.apps if self._device_task else [])
 
     def _score(self) -> tuple[float, list[CheckCapture], list[str]]:
-        """The state checks on the device as it is now: (reward, the captured reads, their evidence)."""
-        assert self.task is not None
-        if not self.task.checks:
-            return 0.0, [], [f"task {self.task.id!r} has no state checks: the reward is always 0"]
-        captured = capture_checks(self.task.checks, self.device, read_check, self.packages)
-        verdict = score_captured(self.task.checks, captured, self._answer, status=self._status,
+        """The state checks on the device as it is now: (reward, the captured reads, which checks pass).
+        Only pass/fail per check goes to the client: the evidence would state what the checks expect."""
+        assert self._task is not None
+        checks = self._task.checks
+        if not checks:
+            return 0.0, [], [f"task {self._task.id!r} has no state checks: the reward is always 0"]
+        captured = capture_checks(checks, self.device, read_check, self.packages)
+        verdict = score_captured(checks, captured, self._answer, status=self._status,
                                  packages=self.packages, dialogue=self._dialogue)
-        evidence = [e.summary for e in verdict.evidence]
+        marks = [e.summary[:1] for e in verdict.evidence]  # "✓", "✗" or "?" (score_captured's prefixes)
+        shown = [f"{mark} check {i}/{len(marks)}" for i, mark in enumerate(marks, 1)]
         if verdict.error is not None:
-            evidence.append(verdict.error.message)
-        return (1.0 if verdict.success else 0.0), captured, evidence
+            shown.append(f"? the checks could not be scored ({verdict.error.type})")
+        return (1.0 if verdict.success else 0.0), captured, shown
 
     def _end_recording(self, termination: Termination, captured: list[CheckCapture] | None = None) -> None:
         if self.recording is None or not self.recording.active:
             return
-        if captured is None and termination != "interrupted" and self.task is not None and self.task.checks:
-            captured = capture_checks(self.task.checks, self.device, read_check, self.packages)
+        if captured is None and termination != "interrupted" and self._task is not None and self._task.checks:
+            captured = capture_checks(self._task.checks, self.device, read_check, self.packages)
         self.recording.finish(termination, self.observation, self._answer, captured)
 
 

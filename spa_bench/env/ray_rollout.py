@@ -62,9 +62,11 @@ class EnvHost:
         obs, info = self.env.reset(seed=seed, options={"task": task})
         agent = None
         if isinstance(policy, str):
-            from spa_bench.agent import AGENTS, AgentStep
+            from spa_bench.agent import AGENTS, AgentStep, ReferenceAgent
 
             agent = AGENTS.get(policy)()
+            if isinstance(agent, ReferenceAgent):  # the oracle: the full task, through the recorded path
+                self.env.reveal_task(agent)
             agent.reset(self.env.context())
         rewards: list[float] = []
         terminated = truncated = False

@@ -40,7 +40,7 @@ class EnvRecording:
     def __init__(self, root: Path, agent_name: str, tasks_root: Path, run_seed: int, device: Device,
                  task_ids: list[str]) -> None:
         self.layout = RunLayout(Path(root))
-        self.agent = AgentSpec(name=agent_name, reference="gymnasium-env")
+        self.agent = AgentSpec(name=agent_name, agent="gymnasium-env")
         self.device = device
         if self.layout.manifest_path.exists():
             manifest = self.layout.read_manifest()  # a broken manifest is an error, not overwritten

@@ -4,7 +4,8 @@ The calls follow OpenEnv's convention - reset, step and state, JSON in and out -
 and one virtual phone per session (a SpaBenchEnv, the Gymnasium env's core):
 
     POST /reset   {"session_id"?: ID, "task"?: TASK_ID, "repeat"?: K, "seed"?: S}
-                  -> {"session_id", "observation", "reward": 0.0, "done": false, "info"}
+                  -> {"session_id", "observation", "reward": 0.0, "done": false, "info"}  (info.task_view:
+                     the task as the agent may see it, never its checks: spa_bench.agent.view)
     POST /step    {"session_id": ID, "action": {"type": "tap", "x": 540, "y": 1200}}
                   -> {"session_id", "observation", "reward", "done", "terminated", "truncated", "info"}
     GET  /state?session_id=ID -> {"session_id", "task", "step_count", "step_limit", "done", "idle_s"}
@@ -168,14 +169,13 @@ class Sessions:
 
 
 def observation_json(env: SpaBenchEnv) -> dict[str, Any]:
-    obs = env.observation
-    assert obs is not None and env.task is not None
-    from spa_bench.agent import opened_app_prefix
+    obs, view = env.observation, env.task_view
+    assert obs is not None and view is not None
     from spa_bench.env.spaces import element_dict
 
     return {"screenshot_png": base64.b64encode(obs.screenshot_png).decode("ascii"),
             "elements": [element_dict(e) for e in obs.elements], "package": obs.package or "",
-            "activity": obs.activity or "", "instruction": opened_app_prefix(env.task) + env.task.instruction}
+            "activity": obs.activity or "", "instruction": view.instruction}
 
 
 def phone_died(env: SpaBenchEnv) -> bool:
@@ -255,8 +255,9 @@ class EnvService:
     def state(self, session_id: str) -> dict[str, Any]:
         session = self.sessions.get(session_id)
         env = session.env
-        return {"session_id": session_id, "task": env.task.id if env.task else None,
-                "step_count": session.steps, "step_limit": env.step_limit if env.task else None,
+        view = env.task_view
+        return {"session_id": session_id, "task": view.id if view else None,
+                "step_count": session.steps, "step_limit": view.max_steps if view else None,
                 "done": session.done, "idle_s": round(time.monotonic() - session.last_used, 3)}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from spa_bench.actions import Action
 from spa_bench.device.gesture import Gesture
@@ -62,8 +62,18 @@ class AgentSpec(_Model):
     """An agent as the user asked for it. Secret-looking arguments are redacted before they get here."""
 
     name: str = Field(description="label in reports; unique within a run")
-    reference: str = Field(description="registry name or path/to/file.py:Class")
+    agent: str = Field(description="registry name or path/to/file.py:Class")
     args: dict[str, Any] = Field(default_factory=dict)
+    reference: bool = Field(False, description="a reference agent (spa_bench.agent.ReferenceAgent, e.g. "
+                                               "the oracle): the full task was revealed to it; never ranked")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_reference(cls, data: Any) -> Any:
+        """Logs written before reference agents were marked held the registry name in `reference`."""
+        if isinstance(data, dict) and isinstance(data.get("reference"), str) and "agent" not in data:
+            return {**data, "agent": data["reference"], "reference": False}
+        return data
 
 
 class RunManifest(_Model):

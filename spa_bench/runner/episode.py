@@ -37,7 +37,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from spa_bench.actions import Action, AskUser, Finish, parse_action
-from spa_bench.agent import AgentFactory, AgentStep, TaskContext, opened_app_prefix
+from spa_bench.agent import AgentFactory, AgentStep, ReferenceAgent, TaskContext
 from spa_bench.agent.external import EpisodeAgent, ImportedStep
 from spa_bench.device.audit import DeviceAudit, SentCommand
 from spa_bench.device.device import Device, InvalidAction
@@ -184,6 +184,7 @@ class EpisodeRunner:
             try:
                 agent = self.job.agent_factory(**self.job.agent_args)
                 context = self._context()
+                self._reveal(agent)
                 agent.reset(context)
             except Exception as exc:
                 self.log.errors.append(error_info("agent", exc))
@@ -219,13 +220,22 @@ class EpisodeRunner:
         set_up_task(self.device, self.task, self.limits.settle_s, self.job.variation)
 
     def _context(self) -> TaskContext:
-        task, info = self.task, self.device.info()
-        workdir = self.recorder.agent_dir()
-        return TaskContext(task=task, instruction=opened_app_prefix(task) + task.instruction,
-                           language=task.language, max_steps=self._step_limit(), seed=self.job.instance.seed,
-                           serial=self.device.serial, screen_width=info.screen_width or 0,
-                           screen_height=info.screen_height or 0, workdir=workdir,
-                           time_limit_s=self.limits.episode_timeout_s)
+        """What the agent is given: the task's view (as it runs on this device), never the task."""
+        info, seed = self.device.info(), self.job.instance.seed
+        return TaskContext.for_task(self.task, max_steps=self._step_limit(), instance_seed=seed,
+                                    serial=self.device.serial, screen_width=info.screen_width or 0,
+                                    screen_height=info.screen_height or 0, workdir=self.recorder.agent_dir(),
+                                    time_limit_s=self.limits.episode_timeout_s)
+
+    def _reveal(self, agent: object) -> None:
+        """The privileged path: a reference agent (the oracle) gets the full task before reset, and the
+        log says so (`agent.reference`), so that the report never ranks it."""
+        if not isinstance(agent, ReferenceAgent):
+            return
+        agent.reveal(self.task)
+        if not self.log.agent.reference:
+            self.log.agent = self.log.agent.model_copy(update={"reference": True})
+        self.save()
 
     def _step_limit(self) -> int:
         return self.limits.max_steps or self.job.task.step_limit

@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from spa_bench import __version__
-from spa_bench.agent import AGENTS, AgentFactory
+from spa_bench.agent import AGENTS, AgentFactory, is_reference
 from spa_bench.errors import ConfigError, RegistryError, ResultsError
 from spa_bench.evaluation.pipeline import RunEvaluators
 from spa_bench.models.cache import ModelCache, use_cache
 from spa_bench.results.layout import RunLayout, episode_id
+from spa_bench.results.recorder import EpisodeRecorder
 from spa_bench.results.schema import (
     AgentSpec,
     EpisodeLog,
@@ -133,7 +134,8 @@ def plan_jobs(config: RunConfig, repo: TaskRepository) -> tuple[list[EpisodeJob]
                 jobs.append(EpisodeJob(
                     episode_id=episode_id(agent.label, task.id, repeat), task=filled,
                     instance=InstanceInfo(repeat=repeat, seed=seed, parameters=values),
-                    agent=AgentSpec(name=agent.label, reference=agent.agent, args=redact_mapping(agent.args)),
+                    agent=AgentSpec(name=agent.label, agent=agent.agent, args=redact_mapping(agent.args),
+                                    reference=is_reference(factories[agent.label])),
                     agent_factory=factories[agent.label], agent_args=dict(agent.args),
                     task_file=rel, task_sha256=file_hashes[rel], variation=variation))
     return jobs, file_hashes
@@ -179,7 +181,7 @@ def _score_unscored(layout: RunLayout, episodes: list[str], scorers: RunEvaluato
     for episode in episodes:
         log = layout.read_episode(episode)
         if not log.verdicts and scorers.after_episode(log, layout.episode_dir(episode)):
-            layout.write_episode(log)
+            log = EpisodeRecorder(layout, episode).add_verdicts(log.verdicts, evaluated=log)
         logs.append(log)
     return logs
 
@@ -235,7 +237,8 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                 packages=_versions(), command=redact_argv(list(argv or sys.argv)),
                 tasks_root=str(repo.root), task_files=file_hashes,
                 task_ids=sorted({j.task.id for j in jobs}),
-                agents=[AgentSpec(name=a.label, reference=a.agent, args=redact_mapping(a.args))
+                agents=[AgentSpec(name=a.label, agent=a.agent, args=redact_mapping(a.args),
+                                  reference=any(j.agent.reference for j in jobs if j.agent.name == a.label))
                         for a in config.agents],
                 repeats=config.repeats, seed=config.seed, devices=[r.info for r in present],
                 settings={"config": _redacted_config(config)})
@@ -275,9 +278,11 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
         logs = []
         for episode in layout.episode_ids():
             try:
-                logs.append(layout.read_episode(episode))
+                read = layout.read_episode(episode)
             except ResultsError:
                 continue
+            if read.task is not None:  # one still running (its driver died) holds no task: undone
+                logs.append(read)
         final_ids = {log.episode_id for log in logs if log.status == "finished"
                      and log.termination not in UNFINISHED}
         costs = [log.usage.cost_usd for log in logs if log.episode_id in final_ids]

@@ -45,9 +45,9 @@ def one_task(task_id: str = "settings_wifi_off_en") -> Task:
 
 
 def context(language: str = "en") -> TaskContext:
-    return TaskContext(task=one_task(), instruction="Buy the jacket.", language=language,  # type: ignore[arg-type]
-                       max_steps=30, seed=0, serial="s", screen_width=1080, screen_height=2400,
-                       workdir=Path("."))
+    made = TaskContext.for_task(one_task(), max_steps=30, instance_seed=0, serial="s", screen_width=1080,
+                                screen_height=2400, workdir=Path("."))
+    return replace(made, instruction="Buy the jacket.", language=language)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")

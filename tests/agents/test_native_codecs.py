@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -147,8 +148,9 @@ def played(name: str, screen: Observation, steps: int, **args: Any) -> Iterator[
     """The requests of `steps` steps on the same screen, each answered with a tap in the adapter's syntax."""
     agent = make(name, **args)
     task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
-    agent.reset(TaskContext(task=task, instruction="Turn off Wi-Fi.", language="en", max_steps=30, seed=0,
-                            serial="s", screen_width=1080, screen_height=2400, workdir=Path(".")))
+    context = TaskContext.for_task(task, max_steps=30, instance_seed=0, serial="s", screen_width=1080,
+                                   screen_height=2400, workdir=Path("."))
+    agent.reset(replace(context, instruction="Turn off Wi-Fi."))
     target = screen.elements[3].center
     for _ in range(steps):
         shown = agent.screen(screen)

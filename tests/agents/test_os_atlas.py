@@ -77,8 +77,9 @@ def test_os_atlas_reads_the_point_forms_and_its_frame() -> None:
 def test_os_atlas_request_follows_the_model_card(tmp_path: Path) -> None:
     agent = prototype("os-atlas")
     task = TaskRepository(default_tasks_root()).get("settings_wifi_off_en")
-    agent.reset(TaskContext(task=task, instruction=task.instruction, language="en", max_steps=5, seed=0,
-                            serial="none", screen_width=1080, screen_height=2400, workdir=tmp_path))
+    context = TaskContext.for_task(task, max_steps=5, instance_seed=0, serial="none", screen_width=1080,
+                                   screen_height=2400, workdir=tmp_path)
+    agent.reset(context)
     observation = sample_observation(tmp_path / "phone")
     screen = agent.screen(observation)
     (message,) = agent.messages(observation, screen)
@@ -89,7 +90,7 @@ def test_os_atlas_request_follows_the_model_card(tmp_path: Path) -> None:
     assert "Custom Action 9: IMPOSSIBLE" in parts[0]["text"]
     assert parts[0]["text"].endswith("associated screenshot are as follows:\nScreenshot: \n")
     assert parts[1]["image_url"]["url"].startswith("data:image/png;base64,")
-    assert parts[2]["text"] == f"Task instruction: {task.instruction}\nHistory: null"
+    assert parts[2]["text"] == f"Task instruction: {context.instruction}\nHistory: null"
     reply = "thoughts:\nOpen the network page.\nactions:\nCLICK <point>[[500,300]]</point>"
     agent.interpret(ModelReply(reply, TokenUsage(), 0.0, "m", "stop"), screen, observation)
     (message,) = agent.messages(observation, agent.screen(observation))

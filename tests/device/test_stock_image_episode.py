@@ -22,7 +22,7 @@ from android_captures import FakeAndroid
 from spa_bench.evaluators.state import StateEvaluator
 
 from spa_bench.actions import Finish, OpenApp
-from spa_bench.agent import AgentStep, BaseAgent, TaskContext
+from spa_bench.agent import AgentStep, ReferenceAgent, TaskContext
 from spa_bench.device.device import Device
 from spa_bench.device.observation import Observation
 from spa_bench.device.transport import Request, Response, ScriptedTransport
@@ -30,6 +30,7 @@ from spa_bench.evaluation.state_checks import FIELD_SEP, ROW_SEP
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import AgentSpec, InstanceInfo
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits, EpisodeRunner
+from spa_bench.tasks.model import Task
 from spa_bench.tasks.repository import TaskRepository
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
@@ -74,10 +75,16 @@ class StockImage:
         return Response(stdout="".join(FIELD_SEP.join(r) + ROW_SEP for r in rows).encode())
 
 
-class OpensTheAospName(BaseAgent):
-    """An agent that knows the app by AOSP's package name, then says it is done."""
+class OpensTheAospName(ReferenceAgent):
+    """An agent that knows the app by AOSP's package name, then says it is done (a reference agent, so
+    that the full task it is revealed can be looked at too)."""
 
     contexts: ClassVar[list[TaskContext]] = []
+    revealed: ClassVar[list[Task]] = []
+
+    def reveal(self, task: Task) -> None:
+        super().reveal(task)
+        self.revealed.append(task)
 
     def reset(self, context: TaskContext) -> None:
         super().reset(context)
@@ -101,7 +108,7 @@ def test_a_clock_task_runs_on_googles_clock_and_is_rescored_from_its_log(tmp_pat
     device = Device("emulator-5554", transport=transport)
     layout = RunLayout(tmp_path / "run")
     job = EpisodeJob("opens__clock_alarm_new_en__r0", task, InstanceInfo(seed=seed, parameters=values),
-                     AgentSpec(name="opens", reference="test"), OpensTheAospName, {})
+                     AgentSpec(name="opens", agent="test"), OpensTheAospName, {})
     log = EpisodeRunner(job, device, layout, EpisodeLimits(), threading.Event(), run_id="run").run()
 
     assert log.termination == "done" and not log.errors, log.errors
@@ -113,10 +120,11 @@ def test_a_clock_task_runs_on_googles_clock_and_is_rescored_from_its_log(tmp_pat
     assert not [c for c in sent if "com.android.deskclock/" in c or "com.android.deskclock " in c]
     captured = [c.command for capture in log.captured_state for c in capture.commands]
     assert len(captured) == 2 and all(GOOGLE_ALARMS in c for c in captured)  # as run on the device
-    # the agent was given the task with the device's names: the golden script taps Google's ids
-    context = OpensTheAospName.contexts[-1]
-    assert context.task.apps[0].package == GOOGLE_CLOCK
-    ids = [a.selector.resource_id for a in context.task.golden_script or []
+    # the agent was given the task with the device's names: its view names Google's clock, and the full
+    # task revealed to a reference agent has a golden script that taps Google's ids
+    assert OpensTheAospName.contexts[-1].task.apps[0].package == GOOGLE_CLOCK
+    assert log.agent.reference
+    ids = [a.selector.resource_id for a in OpensTheAospName.revealed[-1].golden_script or []
            if getattr(a, "selector", None) is not None and a.selector.resource_id]  # type: ignore[union-attr]
     assert ids == [f"{GOOGLE_CLOCK}:id/fab", f"{GOOGLE_CLOCK}:id/hour", f"{GOOGLE_CLOCK}:id/minute"]
 

@@ -41,6 +41,7 @@ def run_oracle(env: SpaBenchEnv, task: str) -> tuple[float, bool, bool, list[dic
     """The oracle agent, driven through the env: its golden actions, sent as their dict form."""
     env.reset(options={"task": task})
     oracle = OracleAgent()
+    env.reveal_task(oracle)  # a reference agent: the full task, through the env's privileged path
     oracle.reset(env.context())
     reward, terminated, truncated, infos = 0.0, False, False, []
     while not (terminated or truncated):
@@ -63,7 +64,7 @@ def test_check_env_passes(env: SpaBenchEnv) -> None:
     obs, info = env.reset(seed=1, options={"task": "calculator_multiply_zh"})
     assert obs["screenshot"].shape == (1200, 540, 3) and obs["screenshot"].dtype == np.uint8
     assert obs["package"] == "com.android.calculator2"
-    drawn = env.instance.parameters["e"] if env.instance else {}  # the task draws its two numbers
+    drawn = env._instance.parameters["e"] if env._instance else {}  # the task draws its two numbers
     assert isinstance(drawn, dict) and f"{drawn['a']} 乘以 {drawn['b']}" in obs["instruction"]
     assert info["language"] == "zh"
     elements = json.loads(obs["elements"])

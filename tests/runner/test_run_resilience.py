@@ -158,7 +158,7 @@ def test_entry_point_agent_is_listed_and_runs(tmp_path: Path, results_dir: Path)
                          timeout=300, env=env)
     assert ran.returncode == 0, ran.stderr
     log = next(RunLayout(next(results_dir.iterdir())).episodes())
-    assert log.agent.reference == "packaged" and log.termination == "done"
+    assert log.agent.agent == "packaged" and not log.agent.reference and log.termination == "done"
 
 
 def test_resume_scores_an_episode_whose_driver_died_before_its_verdicts(results_dir: Path) -> None:
