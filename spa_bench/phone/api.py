@@ -50,6 +50,21 @@ class PhoneConfig:
         return f"{self.host}:{self.port}"
 
 
+ComponentKind = Literal["activity", "service", "receiver"]
+
+
+@dataclass(frozen=True)
+class Component:
+    """One `<activity>`, `<service>` or `<receiver>` of a package's manifest, as the activity manager
+    checks it: another uid (the shell's 2000) may start it only when it is exported, and holds
+    `permission` when one is required."""
+
+    kind: ComponentKind
+    name: str  # fully qualified class name
+    exported: bool
+    permission: str | None = None
+
+
 @dataclass(frozen=True)
 class PackageInfo:
     """An installed app as `pm` and the launcher see it."""
@@ -60,9 +75,19 @@ class PackageInfo:
     launcher_activity: str | None  # fully qualified class name, None for non-launchable packages
     apk_path: str  # e.g. "/system/priv-app/Settings/Settings.apk"
     system: bool = True
+    components: tuple[Component, ...] = ()
 
     def label(self, locale: Locale) -> str:
         return self.label_zh if locale == "zh" else self.label_en
+
+    def component(self, kind: ComponentKind, name: str) -> Component | None:
+        """The declared component (`name` fully qualified or `.Short`), None when there is none. The
+        launcher activity is exported (it has the MAIN/LAUNCHER filter) whether declared or not."""
+        full = self.name + name if name.startswith(".") else name
+        found = next((c for c in self.components if c.kind == kind and c.name == full), None)
+        if found is None and kind == "activity" and full == self.launcher_activity:
+            return Component("activity", full, exported=True)
+        return found
 
 
 @dataclass(frozen=True)

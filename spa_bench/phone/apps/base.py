@@ -7,11 +7,12 @@ rebuilds the exact screen and leaving and re-entering an app shows the same thin
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from spa_bench.phone.api import Locale, PackageInfo
+from spa_bench.phone.api import Component, Locale, PackageInfo
 from spa_bench.phone.i18n import Strings
 from spa_bench.phone.system.tasks import ActivityRecord
 from spa_bench.phone.ui import EditText, Kit, Rect, ScrollList, View
@@ -255,19 +256,30 @@ class App:
     icon: ClassVar[str] = "apps"
     hue: ClassVar[str] = "blue"
     activities: ClassVar[tuple[type[Activity], ...]] = ()
+    # The manifest's exported flags, as the real app declares them: the launcher activity is exported,
+    # so are the activities with intent filters other apps use (listed here); the rest (in-call
+    # screens, checkouts, detail pages) are the app's own. Services and receivers with their flags.
+    exported_activities: ClassVar[frozenset[str]] = frozenset()
+    services: ClassVar[tuple[Component, ...]] = ()
+    receivers: ClassVar[tuple[Component, ...]] = ()
     strings: ClassVar[Strings] = Strings({})
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
 
     @classmethod
+    @functools.cache
     def info(cls) -> PackageInfo:
+        """The package as `pm` sees it (built once per app class: packages() asks for it often)."""
+        activities = tuple(Component("activity", a.name, a.name == cls.launcher_activity
+                                     or a.name in cls.exported_activities) for a in cls.activities)
         return PackageInfo(
             cls.package,
             cls.label_en,
             cls.label_zh,
             cls.launcher_activity,
             cls.apk_path or f"/system/app/{cls.__name__}/{cls.__name__}.apk",
+            components=activities + cls.services + cls.receivers,
         )
 
     @classmethod

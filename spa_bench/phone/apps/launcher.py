@@ -320,4 +320,5 @@ class Launcher(App):
     icon = "apps"
     hue = "grey"
     activities = (Home,)
+    exported_activities = frozenset({Home.name})  # the HOME filter
     strings = STRINGS

@@ -12,6 +12,8 @@ import zlib
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from spa_bench.phone.system.access import package_uid
+
 # NotificationManager importance levels, and the flags the dump prints (Notification.FLAG_*).
 IMPORTANCE_DEFAULT, IMPORTANCE_HIGH = 3, 4
 FLAG_AUTO_CANCEL = 0x10
@@ -20,10 +22,8 @@ SHELL_PACKAGE, SHELL_NOTIFICATION_ID, SHELL_CHANNEL = "com.android.shell", 1138,
 
 
 def app_uid(package: str) -> int:
-    """A stable app uid (10000 + n) for a package, as `dumpsys notification` and `ps` show them."""
-    if package == SHELL_PACKAGE:
-        return 2000
-    return 10000 + zlib.crc32(package.encode("utf-8")) % 9000
+    """A stable uid for a package, as `dumpsys notification` shows it (one formula with pm's dump)."""
+    return package_uid(package)
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 
-from spa_bench.phone.api import Locale, PackageInfo, PhoneConfig
+from spa_bench.phone.api import Component, Locale, PackageInfo, PhoneConfig
 from spa_bench.phone.i18n import CONTENT_COUNTRIES, locale_tag
 
+BIND_INPUT_METHOD = "android.permission.BIND_INPUT_METHOD"
 SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
     PackageInfo("android", "Android System", "Android 系统", None, "/system/framework/framework-res.apk"),
     PackageInfo(
@@ -29,6 +30,7 @@ SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
         "Android 键盘 (AOSP)",
         None,
         "/system/app/LatinIME/LatinIME.apk",
+        components=(Component("service", "com.android.inputmethod.latin.LatinIME", True, BIND_INPUT_METHOD),),
     ),
     PackageInfo(
         "com.android.adbkeyboard",
@@ -37,6 +39,8 @@ SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
         None,
         "/data/app/com.android.adbkeyboard-1/base.apk",
         system=False,
+        # its ADB_INPUT_* receiver is registered by the running IME service, not in the manifest
+        components=(Component("service", "com.android.adbkeyboard.AdbIME", True, BIND_INPUT_METHOD),),
     ),
     PackageInfo("com.android.shell", "Shell", "Shell", None, "/system/priv-app/Shell/Shell.apk"),
 )

@@ -21,6 +21,7 @@ class CalendarApp(App):
     hue = "blue"
     strings = STRINGS
     activities = (AllInOne, EventInfo, EditEvent)
+    exported_activities = frozenset({EventInfo.name, EditEvent.name})  # VIEW / INSERT / EDIT of events
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)

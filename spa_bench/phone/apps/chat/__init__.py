@@ -24,6 +24,7 @@ class ChatApp(App):
     hue = "green"
     strings = STRINGS
     activities = (MainActivity, ConversationActivity, ShareActivity)
+    exported_activities = frozenset({ShareActivity.name})  # the SEND target of the share sheet
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)

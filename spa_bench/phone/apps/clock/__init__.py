@@ -5,6 +5,7 @@ AOSP DeskClock)."""
 
 from __future__ import annotations
 
+from spa_bench.phone.api import Component
 from spa_bench.phone.apps.base import App, AppContext
 from spa_bench.phone.apps.clock.screens import DeskClock
 from spa_bench.phone.apps.clock.store import ClockStore
@@ -22,6 +23,11 @@ class ClockApp(App):
     hue = "blue"
     strings = STRINGS
     activities = (DeskClock, CityPicker)
+    services = (Component("service", "com.android.deskclock.alarms.AlarmService", False),
+                Component("service", "com.android.deskclock.timer.TimerService", False),
+                Component("service", "com.android.deskclock.stopwatch.StopwatchService", False))
+    receivers = (Component("receiver", "com.android.deskclock.AlarmInitReceiver", True),
+                 Component("receiver", "com.android.deskclock.alarms.AlarmStateManager", False))
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)

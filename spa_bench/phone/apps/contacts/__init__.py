@@ -20,6 +20,7 @@ class ContactsApp(App):
     hue = "blue"
     strings = STRINGS
     activities = (People, QuickContact, Editor)
+    exported_activities = frozenset({QuickContact.name, Editor.name})  # QUICK_CONTACT, INSERT / EDIT
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)

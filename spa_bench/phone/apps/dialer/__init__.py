@@ -9,6 +9,7 @@ phone's seeded call history into the call-log database (`seed.py`).
 
 from __future__ import annotations
 
+from spa_bench.phone.api import Component
 from spa_bench.phone.apps.base import App, AppContext
 from spa_bench.phone.apps.contacts.store import ContactsStore
 from spa_bench.phone.apps.dialer import glyphs as _glyphs  # noqa: F401  (registers the icons)
@@ -29,6 +30,10 @@ class DialerApp(App):
     hue = "green"
     strings = STRINGS
     activities = (MainActivity, CallDetailsActivity, BlockedNumbersActivity, InCallActivity)
+    # InCallActivity is not exported (AOSP incallui's manifest): only Telecom starts it, for a call it
+    # placed; `am start -a android.intent.action.CALL` goes through Telecom's exported UserCallActivity.
+    services = (Component("service", "com.android.incallui.InCallServiceImpl", True,
+                          "android.permission.BIND_INCALL_SERVICE"),)
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)

@@ -28,6 +28,7 @@ class EmailApp(App):
     hue = "red"
     strings = STRINGS
     activities = (MainActivity, ThreadActivity, ComposeActivity)
+    exported_activities = frozenset({ComposeActivity.name})  # SENDTO mailto:, SEND
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)

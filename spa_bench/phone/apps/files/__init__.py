@@ -29,6 +29,7 @@ class FilesApp(App):
     hue = "blue"
     strings = STRINGS
     activities = (FilesActivity, PickActivity, ViewerActivity)
+    exported_activities = frozenset({PickActivity.name})  # GET_CONTENT / OPEN_DOCUMENT
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)

@@ -3,6 +3,7 @@ served to `content query` as content://sms, content://sms/inbox and content://sm
 
 from __future__ import annotations
 
+from spa_bench.phone.api import Component
 from spa_bench.phone.apps.base import App, AppContext
 from spa_bench.phone.apps.contacts.store import ContactsStore
 from spa_bench.phone.apps.messages.screens import Conversation, ConversationList, NewConversation
@@ -22,6 +23,16 @@ class MessagesApp(App):
     hue = "blue"
     strings = STRINGS
     activities = (ConversationList, Conversation, NewConversation)
+    # sms:/smsto: VIEW and SENDTO reach the conversation through the exported LaunchConversationActivity
+    # trampoline (spa_bench.phone.shell.commands.intents); the conversation screens are not exported.
+    services = (Component("service", "com.android.messaging.datamodel.action.ActionServiceImpl", True,
+                          "android.permission.BIND_JOB_SERVICE"),
+                Component("service", "com.android.messaging.datamodel.NoConfirmationSmsSendService", True,
+                          "android.permission.SEND_RESPOND_VIA_MESSAGE"))
+    receivers = (Component("receiver", "com.android.messaging.receiver.SmsDeliverReceiver", True,
+                           "android.permission.BROADCAST_SMS"),
+                 Component("receiver", "com.android.messaging.receiver.SendStatusReceiver", False),
+                 Component("receiver", "com.android.messaging.receiver.BootAndPackageReplacedReceiver", True))
 
     def __init__(self, ctx: AppContext) -> None:
         super().__init__(ctx)

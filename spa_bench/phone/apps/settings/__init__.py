@@ -53,6 +53,8 @@ class SettingsApp(App):
         ManageApplications,
         AppInfo,
     )
+    # Settings' pages are activities (aliases) with the android.settings.* filters: all exported.
+    exported_activities = frozenset(a.name for a in activities)
 
 
 __all__ = ["SettingsApp"]

@@ -1,7 +1,8 @@
 """The activity manager's shell face: am (start, force-stop, broadcast, ...) and monkey's launcher mode.
 
 Output mimics Android 14's ActivityManagerShellCommand: `Starting: Intent { cmp=pkg/.Act }`,
-`Error type 3` for a missing activity, `Broadcasting: Intent { act=X flg=0x400000 (has extras) }` and
+`Error type 3` for a missing activity, the SecurityException of a non-exported component or a protected
+broadcast sent by the shell user (am_access), `Broadcasting: Intent { act=X flg=0x400000 (has extras) }` and
 `Broadcast completed: result=0` (uiautomator2 parses `result=` and `data="..."`).
 """
 
@@ -11,6 +12,12 @@ import time
 from dataclasses import dataclass, field
 
 from spa_bench.phone.api import PackageInfo
+from spa_bench.phone.shell.commands.am_access import (
+    activity_refusal,
+    broadcast_refusal,
+    may_receive,
+    service_refusal,
+)
 from spa_bench.phone.shell.commands.intents import resolve_implicit, safe_uri
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 
@@ -23,6 +30,7 @@ HOME_CATEGORY = "android.intent.category.HOME"
 SETTINGS_PACKAGE = "com.android.settings"
 FLAG_RECEIVER_INCLUDE_BACKGROUND = 0x400000
 FLAG_ACTIVITY_NEW_TASK = 0x10000000
+NOT_RUNNING = "Service not stopped: was not running.\n"  # no service here ever keeps running
 
 
 def short_component(package: str, activity: str) -> str:
@@ -174,7 +182,9 @@ def _resolve(ctx: CommandContext, intent: Intent) -> tuple[str, str | None, dict
     return target.package, target.activity, target.args
 
 
-def am_start(args: list[str], ctx: CommandContext) -> int:
+def am_start(args: list[str], ctx: CommandContext, verb: str = "start") -> int:
+    """Start an activity. An explicit component must be exported unless the caller is root; implicit
+    intents resolve only to exported activities (the intents table lists their filters)."""
     opts = parse_intent(args)
     intent = opts.intent
     if HOME_CATEGORY in intent.categories and not intent.component:
@@ -189,6 +199,13 @@ def am_start(args: list[str], ctx: CommandContext) -> int:
         return 255
     package, activity, screen_args = target
     ctx.out(f"Starting: {intent.describe()}\n")
+    info = _package(ctx, package)
+    if intent.component and activity is not None and info is not None and not ctx.root:
+        refusal = activity_refusal(info, info.component("activity", activity),
+                                   intent.describe(intent.flags | FLAG_ACTIVITY_NEW_TASK), verb)
+        if refusal is not None:
+            ctx.err(refusal)
+            return 255
     if opts.stop_first:
         ctx.system.force_stop(package)
     before = ctx.system.current_focus()
@@ -217,11 +234,43 @@ def am_start(args: list[str], ctx: CommandContext) -> int:
 
 
 def am_broadcast(args: list[str], ctx: CommandContext) -> int:
+    """Send a broadcast. The shell may not send a protected one; an explicit one to a receiver the shell
+    may not reach is delivered to no one (result=0, as Android only logs it)."""
     opts = parse_intent(args)
     intent = opts.intent
     ctx.out(f"Broadcasting: {intent.describe(intent.flags | FLAG_RECEIVER_INCLUDE_BACKGROUND)}\n")
+    refusal = None if ctx.root else broadcast_refusal(intent.action or "", "broadcast")
+    if refusal is not None:
+        ctx.err(refusal)
+        return 255
+    info = _package(ctx, intent.component[0]) if intent.component else None
+    receiver = info.component("receiver", intent.component[1]) if info and intent.component else None
+    if not may_receive(receiver, ctx.root):
+        ctx.out("Broadcast completed: result=0\n")
+        return 0
     code, data = ctx.system.broadcast(intent.action or "", dict(intent.extras))
     ctx.out(f"Broadcast completed: result={code}" + (f', data="{data}"' if data else "") + "\n")
+    return 0
+
+
+def am_service(args: list[str], ctx: CommandContext, stop: bool) -> int:
+    """startservice / start-foreground-service / stopservice. Services here do nothing when started, so
+    what matters is am's answer: not found, refused (not exported, or a permission the shell lacks), or
+    started. Only explicit service intents are resolved (Android 5+ has no implicit service starts)."""
+    intent = parse_intent(args).intent
+    ctx.out(f"{'Stopping' if stop else 'Starting'} service: {intent.describe()}\n")
+    info = _package(ctx, intent.component[0]) if intent.component else None
+    service = info.component("service", intent.component[1]) if info and intent.component else None
+    if info is None or service is None:
+        ctx.err(NOT_RUNNING if stop else "Error: Not found; no service started.\n")
+        return 255
+    refusal = None if ctx.root else service_refusal(info, service)
+    if refusal is not None:
+        ctx.err(refusal)
+        return 255
+    if stop:
+        ctx.err(NOT_RUNNING)
+        return 255
     return 0
 
 
@@ -245,7 +294,10 @@ def am(args: list[str], ctx: CommandContext) -> int:
     verb, rest = args[0], args[1:]
     try:
         if verb in ("start", "start-activity"):
-            return am_start(rest, ctx)
+            return am_start(rest, ctx, verb)
+        if verb in ("startservice", "start-service", "startforegroundservice", "start-foreground-service",
+                    "stopservice", "stop-service"):
+            return am_service(rest, ctx, stop=verb.startswith("stop"))
         if verb == "broadcast":
             return am_broadcast(rest, ctx)
         if verb == "instrument":

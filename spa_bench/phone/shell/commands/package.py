@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from spa_bench.phone.api import PackageInfo
 from spa_bench.phone.shell.context import CommandContext, CommandTable
+from spa_bench.phone.system.access import package_uid
 
 TABLE = CommandTable()
 command = TABLE.command
@@ -47,7 +48,7 @@ def dump_package(ctx: CommandContext, info: PackageInfo) -> str:
         "",
         "Packages:",
         f"  Package [{info.name}] ({_hash(info.name)}):",
-        f"    userId={10000 + int(_hash(info.name), 16) % 1000 if not info.system else 1000}",
+        f"    userId={package_uid(info.name)}",
         f"    pkg=Package{{{_hash(info.name + 'pkg')} {info.name}}}",
         f"    codePath={info.apk_path.rsplit('/', 1)[0]}",
         f"    resourcePath={info.apk_path.rsplit('/', 1)[0]}",
@@ -164,6 +165,8 @@ def ime_info(ctx: CommandContext, ime_id: str, indent: str) -> str:
     pkg, _, short = ime_id.partition("/")
     cls = pkg + short if short.startswith(".") else short
     info = next((p for p in ctx.system.packages() if p.name == pkg), None)
+    service = info.component("service", cls) if info else None
+    exported = "true" if service is None or service.exported else "false"
     settings = f"{pkg}.settings.SettingsActivity" if pkg == LATIN_IME.split("/")[0] else "null"
     lines = [
         f"mId={ime_id} mSettingsActivityName={settings} mIsVrOnly=false "
@@ -176,7 +179,7 @@ def ime_info(ctx: CommandContext, ime_id: str, indent: str) -> str:
         "  ServiceInfo:",
         f"    name={cls}",
         f"    packageName={pkg}",
-        "    enabled=true exported=true directBootAware=false",
+        f"    enabled=true exported={exported} directBootAware=false",
         "    permission=android.permission.BIND_INPUT_METHOD",
         "    flags=0x0",
         "    ApplicationInfo:",
