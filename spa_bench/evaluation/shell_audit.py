@@ -9,6 +9,7 @@ episode log, and a tampered episode is failed by the verdict policy (spa_bench.e
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 
 from spa_bench.device.audit import DeviceAudit
 from spa_bench.evaluation.tamper import TOOL_DIR, classify_commands
@@ -16,9 +17,11 @@ from spa_bench.results.schema import AuditedCommand, ShellAudit
 from spa_bench.secrets import scrub_text
 
 
-def shell_audit(audit: DeviceAudit) -> ShellAudit:
+def shell_audit(audit: DeviceAudit, launchers: Mapping[str, str] | None = None) -> ShellAudit:
+    """`launchers`: the device's launcher activity per package, when the caller knows them (the virtual
+    phone's stock apps otherwise): `am start -n` of anything else is a change (intent_audit)."""
     lines = [e.command for e in audit.commands if e.channel in ("shell", "exec")]
-    verdicts = iter(classify_commands(lines))
+    verdicts = iter(classify_commands(lines, launchers))
     commands: list[AuditedCommand] = []
     for entry in audit.commands:
         command = scrub_text(entry.command)

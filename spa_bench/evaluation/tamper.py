@@ -11,9 +11,11 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
+
+from spa_bench.evaluation.intent_audit import classify_am
 
 __all__ = ["CommandKind", "CommandVerdict", "classify_command", "classify_commands"]
 
@@ -42,19 +44,22 @@ class _Context:
 
     earlier: set[str] = field(default_factory=set)
     anywhere: frozenset[str] = frozenset()
+    launchers: Mapping[str, str] | None = None  # package -> launcher activity (intent_audit's default)
     depth: int = 0  # of sh -c, su, eval and $(...) being read
 
 
 _Handler = Callable[[str, list[str], _Context], _Part]
 
 
-def classify_commands(commands: Sequence[str]) -> list[CommandVerdict]:
+def classify_commands(commands: Sequence[str],
+                      launchers: Mapping[str, str] | None = None) -> list[CommandVerdict]:
     """One verdict per line. Two passes, so that `rm` of the sequence's own capture file is not a change
-    whether it comes after the capture or before it (Mobile-Agent removes the last screenshot first)."""
-    first = _Context()
+    whether it comes after the capture or before it (Mobile-Agent removes the last screenshot first).
+    `launchers`: the device's launcher activity per package, for `am start -n` (see intent_audit)."""
+    first = _Context(launchers=launchers)
     for command in commands:
         _line(command, first)
-    ctx = _Context(anywhere=frozenset(first.earlier))
+    ctx = _Context(anywhere=frozenset(first.earlier), launchers=launchers)
     verdicts = []
     for command in commands:
         kind, reason = _worst(_line(command, ctx), "empty")
@@ -232,8 +237,6 @@ _SUBCOMMANDS: dict[str, tuple[frozenset[str], str]] = {
     "service": (frozenset({"check"}), "calls a system service method"),
     "ime": (frozenset(), "changes input methods"), "statusbar": (frozenset(), "changes system UI state"),
     "wm": (frozenset(), "changes the display")}
-_ADB_KEYBOARD = frozenset({"ADB_INPUT_TEXT", "ADB_INPUT_B64", "ADB_INPUT_CHARS", "ADB_INPUT_CODE",
-                           "ADB_INPUT_MCODE", "ADB_EDITOR_CODE", "ADB_CLEAR_TEXT"})
 _TOOL_FILE_PROGRAMS = frozenset({"rm", "chmod", "mkdir", "touch"})
 _SDCARD = re.compile(r"^/(?:storage/emulated/0|storage/self/primary|mnt/sdcard|mnt/user/0/primary)(?=/|$)")
 
@@ -360,23 +363,7 @@ def _rm(name: str, args: list[str], ctx: _Context) -> _Part:
 
 
 def _am(name: str, args: list[str], ctx: _Context) -> _Part:
-    sub, action = (args[0] if args else ""), _after(args, "-a")
-    if sub in ("start", "start-activity") and action.startswith("android.intent.action.CALL"):
-        return ("state_change", f"{name} {sub} {action}: places a phone call")
-    if sub in ("start", "start-activity"):
-        return ("navigation", f"{name} {sub}: opens an activity")
-    if sub in ("force-stop", "kill", "kill-all") or (sub in ("stack", "task") and args[1:2] == ["remove"]):
-        return ("navigation", f"{name} {sub}: closes an app")
-    if sub.startswith("get-") or (sub in ("stack", "task") and args[1:2] in (["list"], ["info"])):
-        return ("read", f"{name} {sub}: reads only")
-    target = _after(args, "-n") or _after(args, "-p") or "com.android.adbkeyboard"
-    if sub == "broadcast" and action in _ADB_KEYBOARD and target.startswith("com.android.adbkeyboard"):
-        return ("gui_input", f"{name} broadcast {action}: ADBKeyboard types text, like input text")
-    if sub == "broadcast" and action == "clipper.get":
-        return ("read", f"{name} broadcast clipper.get: reads the clipboard (Clipper app)")
-    if sub == "broadcast":
-        return ("state_change", f"{name} broadcast {action}: runs app code with the intent")
-    return ("state_change", f"{name} {sub}: starts a service or instrumentation, or changes activity state")
+    return classify_am(name, args, ctx.launchers)
 
 
 def _cmd(name: str, args: list[str], ctx: _Context) -> _Part:

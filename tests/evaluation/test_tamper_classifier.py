@@ -151,9 +151,9 @@ ANDROID_WORLD = [
      "navigation"),
     (f"{AWO}/env/tools.py send_sms",
      'am start -a android.intent.action.SENDTO -d sms:5551234567 --es sms_body '
-     '"See you at 5"', "navigation"),
+     '"See you at 5"', "state_change"),  # the extras fill the message in: no tap did (issue 33)
     (f"{AWO}/utils/contacts_utils.py add_contact", "am start -a android.intent.action.INSERT -t "
-     'vnd.android.cursor.dir/contact -e name "Jane Doe" -e phone 5551234567', "navigation"),
+     'vnd.android.cursor.dir/contact -e name "Jane Doe" -e phone 5551234567', "state_change"),
     (f"{AWO}/utils/contacts_utils.py list_contacts",
      "content query --uri content://contacts/phones/ --projection display_name:number", "read"),
     (f"{AWF} remove_single_file", "rm -r /storage/emulated/0/Download/receipt.pdf", "state_change"),
