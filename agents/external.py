@@ -4,7 +4,8 @@
 
 The contract with the program:
 - It is started once per episode (after the harness has reset the device, run the task's setup and
-  opened the task's app), with the current directory `cwd` (default: where spa-bench runs), and must
+  opened the task's app), in the current directory `cwd` (default: its output folder, below; words of
+  `cmd` that name files where spa-bench runs, like `my_agent.py`, are made absolute first), and must
   drive the phone itself - over `adb -s $ANDROID_SERIAL ...`, adbutils or uiautomator2 (the adb server
   is the harness's, so $ANDROID_ADB_SERVER_PORT is passed on). It gets the harness's adb: the folder of
   the adb binary the harness uses (PATH's, else the one bundled with adbutils, so a pip-only machine
@@ -12,10 +13,12 @@ The contract with the program:
   adb installed.
 - Environment: SPA_BENCH_SERIAL and ANDROID_SERIAL (the device), SPA_BENCH_INSTRUCTION (as shown to
   agents: single-app tasks carry SPA-Bench's "This is the opened app ..." prefix), SPA_BENCH_LANGUAGE
-  (en | zh), SPA_BENCH_MAX_ROUNDS (step limit), SPA_BENCH_OUTPUT_DIR (write the recording here; it is the
-  episode's agent/ folder), SPA_BENCH_TASK_ID, SPA_BENCH_APP (the task's first app package, if any),
-  SPA_BENCH_TIME_LIMIT (seconds), SPA_BENCH_API_KEY (when a key is given, below). The rest of the
-  environment is inherited (API keys included).
+  (en | zh), SPA_BENCH_MAX_ROUNDS (step limit), SPA_BENCH_OUTPUT_DIR (write the recording here: a fresh
+  temporary folder outside the run folder, copied into the episode's agent/ folder when the episode
+  ends), SPA_BENCH_TASK_ID, SPA_BENCH_APP (the task's start app package, if any), SPA_BENCH_TIME_LIMIT
+  (seconds), SPA_BENCH_API_KEY (when a key is given, below). The rest of the environment is inherited
+  (API keys included). Nothing of the answer key is among them: no check, expected answer, golden
+  script, near miss or simulated user's reply is in the program's environment, arguments or folder.
 - Arguments: the same values are appended as `--serial S --instruction TEXT --lang en|zh --max-rounds N
   --output-dir DIR --task-id ID`, unless `pass_args=false`, or unless `cmd` contains placeholders
   ({serial} {instruction} {language} {max_rounds} {output_dir} {task_id} {app}), which are filled in
@@ -109,6 +112,8 @@ class ExternalAgent(BaseAgent):
                   "max_rounds": str(context.max_steps), "output_dir": str(context.workdir),
                   "task_id": context.task.id, "app": context.task.start_package or ""}
         argv = self.argv(values)
+        if self.cwd is None:  # it runs in its output folder: files named relative to ours still work
+            argv = absolute_paths(argv)
         limit = self.timeout_s or context.time_limit_s or 3600.0
         env = dict(os.environ, ANDROID_SERIAL=context.serial, SPA_BENCH_SERIAL=context.serial,
                    SPA_BENCH_INSTRUCTION=context.instruction, SPA_BENCH_LANGUAGE=context.language,
@@ -123,8 +128,9 @@ class ExternalAgent(BaseAgent):
         scrub = ByteScrubber(self.secrets)
         started = time.monotonic()
         try:
-            process = subprocess.Popen(argv, cwd=self.cwd, env=env, stdin=subprocess.DEVNULL,
-                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+            process = subprocess.Popen(argv, cwd=self.cwd or context.workdir, env=env,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, start_new_session=True)
         except OSError as exc:
             message = f"cannot start {argv[0]!r}: {exc}"
             exit_info = AgentExit(command=redact_argv(argv), meaning="not started", completed=False)
@@ -226,6 +232,18 @@ class ExternalAgent(BaseAgent):
         for problem in recording.problems:
             errors.append(ErrorInfo(kind="agent", type="RecordingProblem", message=problem))
         return EpisodeOutcome(recording.steps, termination, answer, errors, exit_info)
+
+
+def absolute_paths(argv: list[str]) -> list[str]:
+    """Words that name an existing file relative to the current directory (a path with a folder or a
+    suffix: `my_agent.py`, `bin/run`), made absolute, for a program started in another directory."""
+    out = []
+    for word in argv:
+        if (not word.startswith("-") and not os.path.isabs(word) and (os.sep in word or Path(word).suffix)
+                and os.path.isfile(word)):
+            word = os.path.abspath(word)
+        out.append(word)
+    return out
 
 
 def _termination(code: int | None, finish_signal: int | None, has_log: bool) -> Termination:

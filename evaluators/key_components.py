@@ -151,19 +151,19 @@ class KeyComponentsEvaluator:
         return read_text(screenshot, cache=self._cache_of(episode_dir), engine=self.engine).text
 
     def match(self, log: EpisodeLog, episode_dir: Path) -> KeyComponentMatch:
-        if not log.task.components:
+        if not log.full_task.components:
             return KeyComponentMatch("nothing_to_match")
         shots = screenshots_last_first(log, episode_dir)
         if not shots:
             raise ResultsError(f"episode {log.episode_id}: no screenshots to match key components on")
-        return match_texts(log.task.components,
+        return match_texts(log.full_task.components,
                            ((shot.label, self.text_of(shot.path, episode_dir)) for shot in shots))
 
     def evaluate(self, log: EpisodeLog, episode_dir: Path) -> Verdict:
         result = self.match(log, episode_dir)
         verdict = Verdict(evaluator=self.name, role=self.role, success=result.passes, created_at=now(),
-                          evidence=[evidence_of(result, log.task.components, self.engine.identity)])
-        if verdict.success and not log.task.checks:  # the evidence of overdue termination
+                          evidence=[evidence_of(result, log.full_task.components, self.engine.identity)])
+        if verdict.success and not log.full_task.checks:  # the evidence of overdue termination
             try:
                 add_first_complete(verdict, log, episode_dir, lambda path: self.text_of(path, episode_dir))
             except (OSError, ResultsError):  # the verdict stands; overdue falls back to the step rule

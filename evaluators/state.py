@@ -39,7 +39,7 @@ class StateEvaluator:
     def applies(self, log: EpisodeLog) -> bool:
         """A task with checks whose episode captured the state (a log written before captures keeps the
         state verdict it has: there is nothing to score it again from)."""
-        return bool(log.task.checks) and bool(log.captured_state)
+        return bool(log.full_task.checks) and bool(log.captured_state)
 
     def open(self, context: RunContext) -> None:
         with self._lock:
@@ -72,9 +72,9 @@ class StateEvaluator:
 
     def checks_for(self, log: EpisodeLog) -> tuple[list[Check], str | None]:
         """The checks to score and, when they are the log's own copy, why."""
-        current = self._current(log.task.id)
+        current = self._current(log.full_task.id)
         if current is None or isinstance(current, str):
-            return list(log.task.checks), current
+            return list(log.full_task.checks), current
         seed = self._context.seed if self._context else 0
         filled, _, _ = current.instantiate(seed, log.instance.repeat)
         return list(filled.checks), None
@@ -84,7 +84,7 @@ class StateEvaluator:
         if not checks:
             return Verdict(evaluator=self.name, role=self.role, success=None, created_at=now(),
                            error=ErrorInfo(kind="evaluator", type="NoChecks",
-                                           message=f"task {log.task.id!r} has no success checks"))
+                                           message=f"task {log.full_task.id!r} has no success checks"))
         if not log.captured_state:
             return Verdict(evaluator=self.name, role=self.role, success=None, created_at=now(),
                            error=ErrorInfo(kind="evaluator", type="NeedsRerun",

@@ -103,7 +103,8 @@ class EnvRecording:
         log.finished_at = datetime.now(UTC)
         log.status = "finished"
         log.timings.total_s = (log.finished_at - log.started_at).total_seconds()
-        self.recorder.save(log)
+        self.recorder.finish(log)  # the full task joins the log now (spa_bench.results.recorder)
+        self.recorder.keep_agent_files()
         self.log = self.recorder = None
 
     @property

@@ -113,7 +113,7 @@ def calibration_pairs(logs: Iterable[EpisodeLog]) -> dict[str, list[Pair]]:
     gates-then-judges combination as the policy reads it without ground truth (where a judge spoke)."""
     pairs: dict[str, list[Pair]] = {}
     for log in logs:
-        if not log.task.checks or not evaluable(log):
+        if not log.full_task.checks or not evaluable(log):
             continue
         truth = decide_success(log).success
         if truth is None:
@@ -121,10 +121,10 @@ def calibration_pairs(logs: Iterable[EpisodeLog]) -> dict[str, list[Pair]]:
         latest_by_identity = {v.evaluator: v for v in log.verdicts if role_of(v) != "ground_truth"}
         for identity, verdict in latest_by_identity.items():
             pairs.setdefault(identity, []).append(
-                Pair(log.episode_id, log.task.language, truth, verdict.success))
-        if current_verdicts(log, "judge") and (current_verdicts(log, "gate") or not log.task.components):
+                Pair(log.episode_id, log.full_task.language, truth, verdict.success))
+        if current_verdicts(log, "judge") and (current_verdicts(log, "gate") or not log.full_task.components):
             screen = decide_from_screen(log)
-            pairs.setdefault(PIPELINE, []).append(Pair(log.episode_id, log.task.language, truth,
+            pairs.setdefault(PIPELINE, []).append(Pair(log.episode_id, log.full_task.language, truth,
                                                        screen.success))
     return pairs
 

@@ -40,7 +40,7 @@ def first_complete(log: EpisodeLog, episode_dir: Path, text_of: TextOf) -> int |
     index, or "final"); None when none does or the task has no components. `text_of` reads through
     the evaluator's OCR cache, so after its own search this costs at most the screenshots it did not
     read."""
-    wanted = [_normalise(c) for c in log.task.components]
+    wanted = [_normalise(c) for c in log.full_task.components]
     if not wanted:
         return None
     for frame in trajectory(log, episode_dir):
@@ -52,7 +52,7 @@ def first_complete(log: EpisodeLog, episode_dir: Path, text_of: TextOf) -> int |
 
 def add_first_complete(verdict: Verdict, log: EpisodeLog, episode_dir: Path, text_of: TextOf) -> None:
     """Attach the first-complete step to a passing key-component verdict (in place)."""
-    if not verdict.success or not log.task.components:
+    if not verdict.success or not log.full_task.components:
         return
     label = first_complete(log, episode_dir, text_of)
     if label is None:
@@ -81,7 +81,7 @@ def is_overdue(log: EpisodeLog, success: bool | None, verdicts: Iterable[Verdict
         return False
     if log.termination == "max_steps":
         return True
-    if log.task.checks or log.termination != "done" or not log.steps:
+    if log.full_task.checks or log.termination != "done" or not log.steps:
         return False
     k = first_complete_step(verdicts)
     return isinstance(k, int) and k < log.steps[-1].index

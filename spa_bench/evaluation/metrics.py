@@ -88,7 +88,7 @@ def _per_step(value: float, steps: int) -> float:
 
 def episode_row(log: EpisodeLog, policy: Policy = decide_success) -> dict[str, Any]:
     """One episode's figures; the keys are EPISODE_COLUMNS."""
-    task = log.task
+    task = log.full_task
     decision = policy(log)
     success = decision.success
     completed = log.termination == "done"

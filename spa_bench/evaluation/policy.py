@@ -70,10 +70,10 @@ def decide_success(log: EpisodeLog, *, key_components_alone: bool = False) -> Su
         return SuccessDecision(False, TAMPER, f"tampered: changed state behind the GUI "
                                               f"({len(log.shell_audit.offending)} command(s), first "
                                               f"{first.command[:120]!r}: {first.reason})")
-    if log.termination == "infeasible" and not log.task.infeasible:
+    if log.termination == "infeasible" and not log.full_task.infeasible:
         return SuccessDecision(False, INFEASIBLE, "the agent declared a feasible task infeasible")
     truth = current_verdicts(log, "ground_truth")
-    if log.task.checks or truth:
+    if log.full_task.checks or truth:
         if not truth:
             return SuccessDecision(None, "", "no ground-truth (state) verdict")
         source = _names(truth)
@@ -104,15 +104,15 @@ def decide_from_screen(log: EpisodeLog, *, key_components_alone: bool = False) -
     failed_judge = [v for v in judges if v.success is False]
     if failed_judge:
         return SuccessDecision(False, _names(failed_judge), f"{_names(failed_judge)}: the task is not done")
-    if log.task.components and not gates:
+    if log.full_task.components and not gates:
         return SuccessDecision(None, "", "no gate (key-component) verdict")
     if any(v.success is None for v in gates):
         return SuccessDecision(None, "", f"{_names(gates)} could not decide")
     if not judges:
-        if key_components_alone and gates and log.task.components:
+        if key_components_alone and gates and log.full_task.components:
             return SuccessDecision(True, _names(gates), f"{_names(gates)}: passed (no judge verdict)")
         return SuccessDecision(None, "", "no judge verdict")
     if any(v.success is None for v in judges):
         return SuccessDecision(None, "", f"{_names(judges)} could not decide")
-    source = _names(gates + judges) if log.task.components else _names(judges)
+    source = _names(gates + judges) if log.full_task.components else _names(judges)
     return SuccessDecision(True, source, f"{source}: the task is done")

@@ -128,7 +128,7 @@ class ChunkResult:
 
 
 def _task_info(log: EpisodeLog, named: dict[str, set[str]]) -> dict[str, Any]:
-    task = log.task
+    task = log.full_task
     return {"id": task.id, "instruction": task.instruction, "lang": task.language, "diff": task.difficulty,
             "cat": task.category, "apps": task.packages,
             "app_names": {a.package: a.display_name("en") for a in task.apps},

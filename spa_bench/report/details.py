@@ -136,8 +136,8 @@ def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource
         "timings": [round(log.timings.setup_s, 3), round(log.timings.total_s, 3),
                     round(log.timings.agent_s, 3), round(log.timings.device_s, 3)],
         "dialogue": [[x.step, clip(x.question, 2000), clip(x.reply, 2000), x.rule] for x in log.dialogue],
-        "fired": [[i, interruption_text(log.task.interruptions[i])] for i in log.interruptions_fired
-                  if 0 <= i < len(log.task.interruptions)],
+        "fired": [[i, interruption_text(log.full_task.interruptions[i])] for i in log.interruptions_fired
+                  if 0 <= i < len(log.full_task.interruptions)],
         "variation": None if log.variation is None else log.variation.model_dump(mode="json",
                                                                                  exclude_none=True),
         "state": {c.command: clip(c.output, 2000) for check in log.captured_state for c in check.commands},

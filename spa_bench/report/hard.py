@@ -38,7 +38,7 @@ class EpisodeFacts:
 
 
 def episode_facts(log: EpisodeLog) -> EpisodeFacts:
-    task = log.task
+    task = log.full_task
     tags = set(task.tags)
     categories = tuple(c for c in CATEGORIES if c in tags) or (OTHER,)
     listed = task.interruptions

@@ -35,9 +35,12 @@ def read_episode(path: Path) -> EpisodeLog:
     """One episode log. pydantic parses the bytes directly (3-4x faster than json.loads + validate, which
     matters at 10,000 logs); anything wrong is re-read by read_model for its usual precise message."""
     try:
-        return EpisodeLog.model_validate_json(path.read_bytes())
+        log = EpisodeLog.model_validate_json(path.read_bytes())
     except (OSError, ValidationError):
-        return read_model(path, EpisodeLog)
+        log = read_model(path, EpisodeLog)
+    if log.task is None:  # listed apart by the report, like an unreadable log
+        raise ResultsError(f"{path}: the episode is still running (its task joins the log when it ends)")
+    return log
 
 
 def _named_suites(manifest: RunManifest) -> dict[str, set[str]]:

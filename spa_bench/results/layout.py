@@ -4,9 +4,11 @@
         manifest.json                      RunManifest
         summary.json                       RunSummary, when the run ends (also on Ctrl-C)
         episodes/<episode-id>/episode.json EpisodeLog, rewritten atomically after every step
+                                           (its task withheld, by sha256, until the episode ends)
         episodes/<episode-id>/screenshots/ 000.png, 001.png, ... (before each step), final.png
         episodes/<episode-id>/hierarchy/   000.xml, ... (uiautomator XML, same numbering)
-        episodes/<episode-id>/agent/       files the agent itself wrote (external agents)
+        episodes/<episode-id>/agent/       files the agent wrote in its workdir (a temporary folder
+                                           outside the run folder), copied in when it ends
         report.html                        the HTML report, when made
 
 Episode ids are `<agent>__<task-id>__r<repeat>`; every part is file-name safe. The runner writes an
@@ -22,7 +24,7 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -65,6 +67,13 @@ def write_json_atomic(path: Path, text: str) -> None:
         raise
 
 
+def schema_versions(model: type[BaseModel]) -> tuple[object, ...]:
+    """The versions a model reads: the values its `schema_version` Literal allows (episode logs: 1, 2)."""
+    field = model.model_fields.get("schema_version")
+    allowed = get_args(field.annotation) if field is not None else ()
+    return allowed or (RESULTS_SCHEMA_VERSION,)
+
+
 def read_model(path: Path, model: type[M]) -> M:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -73,9 +82,11 @@ def read_model(path: Path, model: type[M]) -> M:
     except (OSError, ValueError) as exc:
         raise ResultsError(f"{path}: unreadable: {exc}") from None
     version = raw.get("schema_version") if isinstance(raw, dict) else None
-    if version != RESULTS_SCHEMA_VERSION:
+    readable = schema_versions(model)
+    if version not in readable:
+        shown = " and ".join(str(v) for v in readable)
         raise ResultsError(f"{path}: schema_version {version!r} is not supported "
-                           f"(this spa-bench reads version {RESULTS_SCHEMA_VERSION})")
+                           f"(this spa-bench reads version {shown})")
     try:
         return model.model_validate(raw)
     except ValidationError as exc:

@@ -6,6 +6,8 @@ Readers check `schema_version` and refuse versions they do not know (ResultsErro
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import datetime
 from typing import Any, Literal
 
@@ -14,10 +16,14 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from spa_bench.actions import Action
 from spa_bench.device.gesture import Gesture
 from spa_bench.device.info import DeviceInfo as DeviceInfo  # re-exported: it lived here before
+from spa_bench.errors import ResultsError
 from spa_bench.tasks.dialogue import UserExchange
 from spa_bench.tasks.model import Task
 
 RESULTS_SCHEMA_VERSION: Literal[1] = 1
+EPISODE_SCHEMA_VERSION: Literal[2] = 2
+"""Episode logs: 2 since a log on disk may hold `task: null` and a `task_ref` while its episode runs (the
+answer key out of the agent's reach); version 1 logs (always with their task) are read as they are."""
 
 Termination = Literal[
     "done",  # the agent said the task is done
@@ -170,10 +176,20 @@ class Evidence(_Model):
     details: dict[str, Any] = Field(default_factory=dict, description="e.g. command, output, OCR text")
 
 
+class EvaluatorSpec(_Model):
+    """How to build an evaluator again: its registry name and every argument that changes its verdicts
+    (secrets removed). `spa-bench evaluate RUN` with no evaluator named rebuilds the evaluators from these."""
+
+    name: str = Field(description="registry name, e.g. 'judge', 'state', or path/to/file.py:Class")
+    args: dict[str, Any] = Field(default_factory=dict, description="keyword arguments, JSON values only")
+
+
 class Verdict(_Model):
     """One evaluator's decision on an episode. success None = could not decide (evaluator error)."""
 
     evaluator: str = Field(description="identity: name plus version/model, e.g. 'judge:gpt-4o'")
+    spec: EvaluatorSpec | None = Field(None, description="how to build the evaluator again; None in logs "
+                                                         "written before specs were recorded")
     role: Role | None = Field(None, description="the evaluator's declared role; None in older logs "
                                                 "(then the registered evaluator of that name says)")
     success: bool | None
@@ -272,11 +288,13 @@ class DeviceVariation(_Model):
 class EpisodeLog(_Model):
     """One agent on one task instance on one device."""
 
-    schema_version: Literal[1] = RESULTS_SCHEMA_VERSION
+    schema_version: Literal[1, 2] = EPISODE_SCHEMA_VERSION
     episode_id: str = Field(description="unique in the run; also the folder name")
     run_id: str
     status: Literal["running", "finished"] = "running"
-    task: Task = Field(description="the task as run (parameters filled in)")
+    task: Task | None = Field(description="the task as run (parameters filled in); null on disk while the "
+                                          "episode runs, so that no agent can read its key there")
+    task_ref: str | None = Field(None, description="sha256 of the task's canonical JSON (task_ref())")
     task_file: str | None = None
     task_sha256: str | None = None
     instance: InstanceInfo
@@ -309,6 +327,14 @@ class EpisodeLog(_Model):
     variation: DeviceVariation | None = Field(None, description="--vary: how the device differed from "
                                               "its default; None: the default device")
 
+    @property
+    def full_task(self) -> Task:
+        """The task as run. A log read from disk while its episode runs has only `task_ref`: ResultsError."""
+        if self.task is None:
+            raise ResultsError(f"episode {self.episode_id}: still running, its log holds the task by "
+                               f"sha256 only ({self.task_ref})")
+        return self.task
+
     @field_validator("captured_state", mode="before")
     @classmethod
     def _legacy_mapping(cls, value: object) -> object:
@@ -318,3 +344,9 @@ class EpisodeLog(_Model):
                 raise ValueError("a label -> output mapping cannot be read as per-check captures")
             return []
         return value
+
+
+def task_ref(task: Task) -> str:
+    """sha256 of a task instance's canonical JSON (sorted keys, no spaces): what a running log holds."""
+    data = json.dumps(task.model_dump(mode="json"), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()

@@ -1,6 +1,8 @@
 """One episode: reset the device, set the task up, let the agent act step by step, check the result.
 
-The log is written after every step (atomically), so a crash loses at most the step in flight.
+The log is written after every step (atomically), so a crash loses at most the step in flight; until
+the episode ends it holds the task by sha256 only, and the agent works in a folder outside the run
+folder (spa_bench.results.recorder), so nothing it can reach holds the answer key.
 An agent that does the whole episode in one call (spa_bench.agent.external.EpisodeAgent: an external
 program) replaces the step loop; its recorded steps are copied into the log, then the episode ends
 like any other (final screenshot, captured state).
@@ -168,7 +170,7 @@ class EpisodeRunner:
         self.log.finished_at = now()
         self.log.status = "finished"
         self.log.timings.total_s = (self.log.finished_at - self.log.started_at).total_seconds()
-        self.save()
+        self.recorder.finish(self.log)  # the full task joins the log on disk
         return self.log
 
     # -- the episode ----------------------------------------------------------------------------------
@@ -205,7 +207,7 @@ class EpisodeRunner:
                 return self._finish(outcome.termination)
             self.log.termination = outcome.termination
             self.log.finished_at = now()
-            self.save()
+            self.recorder.finish(self.log)
             raise
         finally:
             if agent is not None:
@@ -215,6 +217,7 @@ class EpisodeRunner:
                     self.log.errors.append(error_info("agent", exc))
                     self.save()
             self._pool.shutdown(wait=False, cancel_futures=True)
+            self.recorder.keep_agent_files()  # its workdir (outside the run folder) into agent/
 
     def _setup(self) -> None:
         set_up_task(self.device, self.task, self.limits.settle_s, self.job.variation)

@@ -60,7 +60,7 @@ def near_miss_problems(copies: list[NearMissCopy], logs: list[EpisodeLog]) -> li
     its script proves nothing, and one the verdict policy calls a success is a near miss the task accepts."""
     from spa_bench.evaluation.policy import decide_success
 
-    by_task = {log.task.id: log for log in logs}
+    by_task = {log.full_task.id: log for log in logs}
     problems = [f"{c.copy_id} ({c.description}): not run" for c in copies if c.copy_id not in by_task]
     for copy in copies:
         log = by_task.get(copy.copy_id)

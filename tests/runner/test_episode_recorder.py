@@ -1,5 +1,6 @@
 """The episode recorder owns the episode folder: it writes observations where the layout says, the log
-names exactly those files, an imported screenshot is copied in, and a new attempt starts clean."""
+names exactly those files, an imported screenshot is copied in, and a new attempt starts clean; the
+running log holds no task, the agent's workdir is outside the run folder and copied in at the end."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from PIL import Image
 from spa_bench.errors import ResultsError
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.recorder import EpisodeRecorder
-from spa_bench.results.schema import AgentSpec, DeviceInfo, EpisodeLog, InstanceInfo
+from spa_bench.results.schema import AgentSpec, DeviceInfo, EpisodeLog, InstanceInfo, task_ref
 from spa_bench.tasks.model import Task
 
 TASK = Task.model_validate({
@@ -67,7 +68,23 @@ def test_recorder_writes_what_the_log_names(tmp_path: Path) -> None:
     imported = recorder.imported_screenshot(source, 3)
     assert imported.screenshot == "screenshots/003.png"
     assert (recorder.folder / "screenshots/003.png").is_file()
-    assert recorder.agent_dir() == recorder.folder / "agent" and recorder.agent_dir().is_dir()
+
+    # the agent works outside the run folder; what it wrote (no symlink) is copied in when it ends
+    workdir = recorder.agent_dir()
+    assert workdir.is_dir() and not workdir.is_relative_to(layout.root.resolve())
+    (workdir / "notes").mkdir()
+    (workdir / "notes" / "a.txt").write_text("kept")
+    (workdir / "link").symlink_to(source)
+    # while it runs, the log on disk holds the task by sha256 only; the full task joins it at the end
+    on_disk = layout.read_episode(log.episode_id)
+    assert on_disk.task is None and on_disk.task_ref == task_ref(TASK) and log.task == TASK
+    with pytest.raises(ResultsError, match="still running"):
+        on_disk.full_task  # noqa: B018
+    recorder.finish(log)
+    assert layout.read_episode(log.episode_id).task == TASK
+    recorder.keep_agent_files()
+    assert (recorder.folder / "agent" / "notes" / "a.txt").read_text() == "kept"
+    assert not (recorder.folder / "agent" / "link").exists() and not workdir.exists()
 
 
 def test_adopt_records_an_episode_run_elsewhere(tmp_path: Path) -> None:
