@@ -15,12 +15,15 @@ verdict's usage, apart from the agent's.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from spa_bench.errors import ModelError, ResultsError
+from pydantic import ValidationError
+
+from spa_bench.errors import ConfigError, ModelError, ResultsError
 from spa_bench.evaluation.annotate import ActionMode, Frame, action_list, render, trajectory
 from spa_bench.evaluation.base import RunContext, now
 from spa_bench.evaluation.cross_app import (
@@ -30,7 +33,13 @@ from spa_bench.evaluation.cross_app import (
     subtask_packages,
     validate_split,
 )
-from spa_bench.evaluation.judge_config import DEFAULT_JUDGE_MODEL, default_judge_config, judge_identity
+from spa_bench.evaluation.judge_config import (
+    DEFAULT_JUDGE_MODEL,
+    default_judge_config,
+    judge_identity,
+    model_spec,
+    prompt_sha256,
+)
 from spa_bench.evaluation.judge_prompt import (
     MEMORY_SYSTEM,
     SPLIT_SYSTEM,
@@ -50,6 +59,7 @@ from spa_bench.results.schema import EpisodeLog, ErrorInfo, Evidence, Role, Toke
 from spa_bench.tasks.model import Task
 
 T = TypeVar("T")
+log = logging.getLogger("spa_bench.evaluators.judge")
 SplitMode = Literal["auto", "packages", "judge"]
 FORMAT_REMINDER = ("Your answer did not follow the required format. Answer again, ending with the line "
                    "'Result: 1' or 'Result: 0'.")
@@ -94,6 +104,39 @@ class JudgeEvaluator:
         self.client = client or ModelClient(model, prices=prices)
         self.name = judge_identity(model)
 
+    # -- its spec (recorded with every verdict; `spa-bench evaluate RUN` rebuilds the judge from it) -----
+    def spec_args(self) -> dict[str, Any]:
+        """Every argument that changes the verdicts, as JSON data, without secrets."""
+        return {"model": model_spec(self.config), "action_mode": self.action_mode,
+                "with_reason": self.with_reason, "parse_retries": self.parse_retries,
+                "split": self.split_mode,
+                "split_detail": self.split_detail, "prompt": self.prompt_version()}
+
+    @classmethod
+    def from_spec(cls, args: dict[str, Any]) -> JudgeEvaluator:
+        """The judge a logged spec describes. A spec recorded with other prompts still builds (the
+        verdicts may then differ: a warning says so)."""
+        args = dict(args)
+        recorded = args.pop("prompt", None)
+        try:
+            model = ModelConfig.model_validate(args.pop("model"))
+        except (KeyError, ValidationError) as exc:
+            raise ConfigError(f"judge spec: no usable model settings: {exc}") from None
+        judge = cls(model, **args)
+        if recorded is not None and recorded != judge.prompt_version():
+            log.warning("the judge's prompts changed since its verdicts were logged (prompt %s, now %s): "
+                        "its new verdicts may differ", recorded, judge.prompt_version())
+        return judge
+
+    def prompt_version(self) -> str:
+        """A fingerprint of the prompts this judge sends (its mode and answer format included)."""
+        return prompt_sha256(system_prompt(self.action_mode),
+                             judgement_prompt("{instruction}", self.action_mode, actions="{actions}",
+                                              history=[("{memory}", "{summary}")],
+                                              with_reason=self.with_reason, screenshots=1),
+                             FORMAT_REMINDER, SPLIT_SYSTEM, split_prompt(["{app}"], 1), SPLIT_REMINDER,
+                             MEMORY_SYSTEM, memory_prompt("{description}"))
+
     def applies(self, log: EpisodeLog) -> bool:
         return True
 
@@ -111,10 +154,10 @@ class JudgeEvaluator:
         tally = _Tally()
         images: dict[tuple[int, str, str], dict[str, Any]] = {}
         try:
-            if log.task.category == "cross_app" and log.task.subtasks:
-                success = self._cross_app(log.task, frames, tally, images)
+            if log.full_task.category == "cross_app" and log.full_task.subtasks:
+                success = self._cross_app(log.full_task, frames, tally, images)
             else:
-                judgement = self._judge(log.task.instruction, frames, tally, images, None)
+                judgement = self._judge(log.full_task.instruction, frames, tally, images, None)
                 success = judgement.success
         except JudgeFailed as exc:
             return Verdict(evaluator=self.name, role=self.role, success=None, evidence=tally.evidence,

@@ -97,8 +97,9 @@ def evaluate(
     run_dir: Path = typer.Argument(..., help="A run folder (results/<run-id>)."),
     evaluator: list[str] = typer.Option([], "--evaluator", "-e",
                                         help="Evaluator (repeatable): state, key_components, judge, or a "
-                                             "plug-in. Default: state and key_components (+ judge with "
-                                             "--judge-model)."),
+                                             "plug-in. Default: those the run's verdicts record (each "
+                                             "built again from its logged spec), else state and "
+                                             "key_components (+ judge with --judge-model)."),
     judge_model: str | None = typer.Option(None, "--judge-model", help="Judge model name (e.g. gpt-4o)."),
     judge_base_url: str | None = typer.Option(None, "--judge-base-url",
                                               help="OpenAI-compatible endpoint; default OpenAI."),
@@ -124,6 +125,12 @@ def evaluate(
                                           help="Current task definitions for the state checks; default "
                                                "the folder the run's manifest names."),
     out: Path | None = typer.Option(None, "--out", help="Metrics folder; default RUN_DIR/metrics."),
+    model_cache: Path | None = typer.Option(None, "--model-cache",
+                                            help="Keep the judge's replies in this folder, and answer "
+                                                 "from it what it holds (see `run --model-cache`)."),
+    model_cache_replay: bool = typer.Option(False, "--model-cache-replay",
+                                            help="With --model-cache: a judge request not in the cache "
+                                                 "is an error, never a call (offline)."),
     wide: bool = typer.Option(False, "--wide", help="Every column of the tables."),
 ) -> None:
     """Re-score a finished run without running any agent or device; new verdicts go beside the old ones.
@@ -132,20 +139,36 @@ def evaluate(
     judge run only where no state check decides, or everywhere with --calibrate."""
     from spa_bench.evaluation.export import export_report, write_csv, write_json
     from spa_bench.evaluation.metrics import compute_metrics
-    from spa_bench.evaluation.pipeline import close_evaluators, make_evaluators, reevaluate_run
+    from spa_bench.evaluation.pipeline import (
+        build_evaluator,
+        close_evaluators,
+        logged_specs,
+        make_evaluators,
+        reevaluate_run,
+    )
+    from spa_bench.models.cache import ModelCache, use_cache
     from spa_bench.results.layout import RunLayout
 
     layout = RunLayout(run_dir)
     manifest = layout.read_manifest()
     if tasks_dir is not None and not tasks_dir.is_dir():
         raise ConfigError(f"--tasks-dir {tasks_dir}: no such folder")
-    names = list(evaluator) or ["state", "key_components"] + (["judge"] if judge_model else [])
-    if "judge" in names and judge_model is None and judge_base_url is None:
-        console.print("[yellow]no --judge-model: the judge uses gpt-4o at OpenAI[/]")
-    options = {"judge": _judge_options(judge_model, judge_base_url, judge_api_key_env, judge_action_mode,
-                                       judge_retries, judge_max_side, judge_price_in, judge_price_out,
-                                       judge_concurrency)}
-    evaluators = make_evaluators(names, {k: v for k, v in options.items() if k in names})
+    if model_cache_replay and model_cache is None:
+        raise ConfigError("--model-cache-replay needs --model-cache DIR")
+    cache = ModelCache(model_cache, replay_only=model_cache_replay) if model_cache is not None else None
+    specs = logged_specs(layout.episodes()) if not evaluator and not judge_model else []
+    if specs:
+        console.print("evaluators from the run's logged specs: "
+                      + ", ".join(s.name for s in specs), highlight=False)
+        evaluators = [build_evaluator(spec) for spec in specs]
+    else:
+        names = list(evaluator) or ["state", "key_components"] + (["judge"] if judge_model else [])
+        if "judge" in names and judge_model is None and judge_base_url is None:
+            console.print("[yellow]no --judge-model: the judge uses gpt-4o at OpenAI[/]")
+        options = {"judge": _judge_options(judge_model, judge_base_url, judge_api_key_env, judge_action_mode,
+                                           judge_retries, judge_max_side, judge_price_in, judge_price_out,
+                                           judge_concurrency)}
+        evaluators = make_evaluators(names, {k: v for k, v in options.items() if k in names})
     try:
         def show(outcome: EpisodeEvaluation) -> None:
             for verdict in outcome.added:
@@ -153,8 +176,9 @@ def evaluate(
                 why = f" ({verdict.error.message})" if verdict.error else ""
                 console.print(f"{mark} {outcome.episode_id}: {verdict.evaluator}{why}", highlight=False)
 
-        done = reevaluate_run(layout.root, evaluators, workers=workers, gate=not no_gate,
-                              calibrate=calibrate, tasks_root=tasks_dir, progress=show)
+        with use_cache(cache):
+            done = reevaluate_run(layout.root, evaluators, workers=workers, gate=not no_gate,
+                                  calibrate=calibrate, tasks_root=tasks_dir, progress=show)
     finally:
         close_evaluators(evaluators)
     console.print(f"{done.verdicts} new verdicts on {done.evaluated} episodes ({done.errors} evaluator "

@@ -11,10 +11,15 @@ informational evaluators run wherever they apply. On other tasks SPA-Bench's
 coarse-to-fine gating holds: a judge is not called once a gate failed the episode.
 
 An evaluator that raises is recorded as a verdict with success None and the error (kind "evaluator").
+Every verdict records its evaluator's spec (registry name and the arguments that change verdicts, secrets
+removed: `spec_args()` where the evaluator has it), so `evaluators_from_logs` can build them again. The
+new verdicts reach the log on disk through the episode recorder (`add_verdicts`), the log's one writer.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import threading
 import traceback
@@ -25,12 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from spa_bench.errors import ConfigError, ResultsError
-from spa_bench.evaluation.base import EVALUATORS, Evaluator, RunContext, family, now
+from spa_bench.evaluation.base import EVALUATORS, Evaluator, RunContext, family, now, role_of
 from spa_bench.evaluation.policy import INFRASTRUCTURE, current_verdicts
 from spa_bench.results.layout import RunLayout
-from spa_bench.results.schema import EpisodeLog, ErrorInfo, Role, Verdict
+from spa_bench.results.recorder import EpisodeRecorder
+from spa_bench.results.schema import EpisodeLog, ErrorInfo, EvaluatorSpec, Role, Verdict
+from spa_bench.secrets import REDACTED, redact_mapping
 
 ROLE_ORDER: dict[Role, int] = {"ground_truth": 0, "gate": 1, "informational": 2, "judge": 3}
+SPEC_NAME = "spec_name"  # the attribute make_evaluators sets: the registry name an evaluator was built under
 
 
 def run_evaluator(evaluator: Evaluator, log: EpisodeLog, episode_dir: Path) -> Verdict:
@@ -44,7 +52,51 @@ def run_evaluator(evaluator: Evaluator, log: EpisodeLog, episode_dir: Path) -> V
                                           traceback=traceback.format_exc()))
     if verdict.role is None:
         verdict.role = evaluator.role
+    if verdict.spec is None:
+        verdict.spec = evaluator_spec(evaluator)
     return verdict
+
+
+def evaluator_spec(evaluator: Evaluator) -> EvaluatorSpec:
+    """How to build `evaluator` again: the name it was made under (make_evaluators) or its family, and
+    what its optional `spec_args()` returns (JSON values), secret-named arguments redacted."""
+    name = getattr(evaluator, SPEC_NAME, None) or family(evaluator.name)
+    describe = getattr(evaluator, "spec_args", None)
+    args = describe() if callable(describe) else {}
+    return EvaluatorSpec(name=str(name), args=redact_mapping(dict(args)))
+
+
+def build_evaluator(spec: EvaluatorSpec) -> Evaluator:
+    """An evaluator from its spec: the factory's `from_spec(args)` when it has one, else factory(**args)."""
+    if any(REDACTED in json.dumps(value, default=str) for value in spec.args.values()):
+        raise ConfigError(f"evaluator {spec.name}: its logged spec has redacted arguments; name it with "
+                          f"its options instead")
+    factory = EVALUATORS.get(spec.name)
+    from_spec = getattr(factory, "from_spec", None)
+    evaluator: Evaluator = from_spec(dict(spec.args)) if callable(from_spec) else factory(**spec.args)
+    _name(evaluator, spec.name)
+    return evaluator
+
+
+def logged_specs(logs: Iterable[EpisodeLog]) -> list[EvaluatorSpec]:
+    """The spec of the latest verdict of each evaluator family over the logs (ground truth first)."""
+    latest: dict[str, Verdict] = {}
+    for log in logs:
+        for verdict in log.verdicts:
+            if verdict.spec is None:
+                continue
+            kept = latest.get(family(verdict.evaluator))
+            if kept is None or verdict.created_at >= kept.created_at:
+                latest[family(verdict.evaluator)] = verdict
+    ordered = sorted(latest.values(), key=lambda v: ROLE_ORDER.get(role_of(v), len(ROLE_ORDER)))
+    return [v.spec for v in ordered if v.spec is not None]
+
+
+def _name(evaluator: Evaluator, name: str) -> None:
+    """Remember the registry name an evaluator was built under, for its spec (best effort: a plug-in
+    object that takes no attributes gets its family name instead)."""
+    with contextlib.suppress(AttributeError, TypeError):
+        setattr(evaluator, SPEC_NAME, name)
 
 
 def evaluable(log: EpisodeLog) -> bool:
@@ -54,7 +106,7 @@ def evaluable(log: EpisodeLog) -> bool:
 
 def ground_truth_decides(log: EpisodeLog) -> bool:
     """The policy decides this episode by ground truth alone (see policy.decide_success)."""
-    return bool(log.task.checks) or bool(current_verdicts(log, "ground_truth"))
+    return bool(log.full_task.checks) or bool(current_verdicts(log, "ground_truth"))
 
 
 @dataclass
@@ -90,7 +142,12 @@ def make_evaluators(names: Iterable[str],
                     options: dict[str, dict[str, Any]] | None = None) -> list[Evaluator]:
     """Evaluators by registry name, each built with its keyword options (e.g. {"judge": {"model": cfg}})."""
     options = options or {}
-    return [EVALUATORS.get(name)(**options.get(name, {})) for name in names]
+    evaluators = []
+    for name in names:
+        evaluator = EVALUATORS.get(name)(**options.get(name, {}))
+        _name(evaluator, name)
+        evaluators.append(evaluator)
+    return evaluators
 
 
 def open_evaluators(evaluators: Iterable[Evaluator], context: RunContext) -> None:
@@ -130,10 +187,10 @@ def reevaluate_run(run_dir: Path, evaluators: Sequence[Evaluator], *, workers: i
     logs = list(layout.episodes())
     if not logs:
         raise ResultsError(f"{run_dir}: the run has no episode logs")
-    result = Reevaluation(logs=logs)
+    result = Reevaluation(logs=[log for log in logs if log.task is not None])  # not those still running
     todo = []
     for log in logs:
-        if not evaluable(log):
+        if log.task is None or not evaluable(log):
             result.skipped[log.episode_id] = f"not scored ({log.status}, {log.termination})"
         elif select is not None and not select(log):
             result.skipped[log.episode_id] = "not selected"
@@ -141,12 +198,15 @@ def reevaluate_run(run_dir: Path, evaluators: Sequence[Evaluator], *, workers: i
             todo.append(log)
     open_evaluators(evaluators, RunContext(layout.root, tasks_root, manifest.seed))
     lock = threading.Lock()
+    position = {log.episode_id: i for i, log in enumerate(result.logs)}
 
     def one(log: EpisodeLog) -> None:
         outcome = evaluate_episode(log, layout.episode_dir(log.episode_id), evaluators, gate=gate,
                                    calibrate=calibrate)
-        if outcome.added:
-            layout.write_episode(log)
+        if outcome.added:  # through the log's one writer: verdicts another process added stay
+            written = EpisodeRecorder(layout, log.episode_id).add_verdicts(outcome.added, evaluated=log)
+            with lock:
+                result.logs[position[log.episode_id]] = written
         with lock:
             result.evaluated += 1
             result.verdicts += len(outcome.added)
