@@ -7,8 +7,9 @@ never points at a file that is not there yet. Modelled on inspect_ai's log recor
 `log_sample`, `log_finish`): the code that runs an episode never builds a path itself.
 
 The answer key stays out of the agent's reach: while the episode runs, the log on disk holds `task: null`
-and the task's sha256 (`task_ref`); the full task joins it when the episode ends (`finish`, also after
-an infrastructure failure). The agent works in a fresh temporary folder outside the run folder
+and the task's sha256 (`task_ref`), and no parameter values (they fill in the checks' expected values);
+the full task and the parameters join it when the episode ends (`finish`, also after an infrastructure
+failure). The agent works in a fresh temporary folder outside the run folder
 (`agent_dir`), copied into the episode's agent/ folder when the episode ends (`keep_agent_files`).
 
 After the episode, verdicts are added only through `add_verdicts`: under an exclusive lock on a
@@ -93,7 +94,8 @@ class EpisodeRecorder:
             self.layout.write_episode(log)
             return
         ref = log.task_ref or task_ref(log.task)
-        self.layout.write_episode(log.model_copy(update={"task": None, "task_ref": ref}))
+        hidden = log.instance.model_copy(update={"parameters": {}})  # drawn values fill in the checks
+        self.layout.write_episode(log.model_copy(update={"task": None, "task_ref": ref, "instance": hidden}))
 
     def finish(self, log: EpisodeLog) -> None:
         """The episode has ended (finished, errored, or failed on its device): the full log from now on."""

@@ -294,7 +294,8 @@ class EpisodeLog(_Model):
     status: Literal["running", "finished"] = "running"
     task: Task | None = Field(description="the task as run (parameters filled in); null on disk while the "
                                           "episode runs, so that no agent can read its key there")
-    task_ref: str | None = Field(None, description="sha256 of the task's canonical JSON (task_ref())")
+    task_ref: str | None = Field(None, description="sha256 of the task's canonical JSON (task_ref()); "
+                                 "on disk while the episode runs, instance.parameters is empty too")
     task_file: str | None = None
     task_sha256: str | None = None
     instance: InstanceInfo

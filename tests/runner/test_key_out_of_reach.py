@@ -1,0 +1,106 @@
+"""Nothing an agent can reach during its episode holds the answer key (issue 39): an external program and
+a plug-in agent (tests/runner/key_searcher.py) gather every text they can reach - workdir, the files of
+every folder up to /, environment, arguments, the context object, and even their own episode's folder in
+the run folder - over one task of every kind; the key (the checks' expected values and regexes, the
+golden script's answer, the near misses, the simulated user's replies) is in none of it. After the
+episode the full task is in the log."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pim_runs import on_shared_phones
+
+from spa_bench.actions import Finish
+from spa_bench.results.schema import EpisodeLog, task_ref
+from spa_bench.runner.config import AgentConfig, RunConfig
+from spa_bench.runner.run import run_benchmark
+from spa_bench.tasks.model import Task
+from spa_bench.tasks.repository import TaskFilter
+
+pytestmark = pytest.mark.usefixtures("adb_env")
+
+SEARCHER = Path(__file__).with_name("key_searcher.py")
+TASKS = {
+    "answer": "contacts_phone_lookup_en",  # a retrieval task with an answer check
+    "infeasible": "clock_alarm_missing_en",
+    "ask_user": "hard_ask_timer_eggs_en",  # a simulated user with replies
+    "near_misses": "calculator_percent_en",
+    "parameterised": "browser_open_site_en",
+}
+MARKERS = ("golden_script", "near_misses", "expect_rows")  # the task's own field names
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [str(value)] if isinstance(value, int | float) and not isinstance(value, bool) else []
+
+
+def key_of(task: Task) -> set[str]:
+    """The key's strings that the agent is not shown anyway (not in its instruction or app names)."""
+    found: list[str] = []
+    for check in task.checks:
+        data = check.model_dump(mode="json")
+        for field in ("expect", "regex", "expect_rows", "together_with"):
+            found += _strings(data.get(field))
+    found += [a.answer for a in task.golden_script or [] if isinstance(a, Finish) and a.answer]
+    found += [m.description for m in task.near_misses]
+    if task.user is not None:
+        found += [r.reply for r in task.user.replies] + ([task.user.otherwise] if task.user.otherwise else [])
+    shown = (task.instruction + json.dumps([a.model_dump(mode="json") for a in task.apps])).casefold()
+    return {s for s in found if len(s) >= 4 and s.casefold() not in shown}
+
+
+def test_agents_find_no_key_in_anything_they_can_reach(results_dir: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    run_id = "key-search"
+    run_dir = results_dir / run_id
+    monkeypatch.setenv("SPA_TEST_RUN_DIR", str(run_dir))
+    system_tmp = tmp_path / "tmp"  # the agents' workdirs: this test's own system temp dir
+    system_tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(system_tmp))
+    started = time.time()
+    config = RunConfig(
+        filter=TaskFilter(ids=list(TASKS.values())), **on_shared_phones(1), out=results_dir, run_id=run_id,
+        evaluate=False, agents=[
+            AgentConfig(agent="external", name="ext", args={"cmd": f"{sys.executable} {SEARCHER}"}),
+            AgentConfig(agent=f"{SEARCHER}:SearchingAgent", name="plug")])
+    result = run_benchmark(config)
+    logs: dict[str, EpisodeLog] = {log.episode_id: log for log in result.logs}
+    assert len(logs) == 2 * len(TASKS), sorted(logs)
+    keys_seen = 0
+    for episode, log in sorted(logs.items()):
+        # after the episode, the full task is in the log, and it is the one the running log referred to
+        assert log.status == "finished" and log.task is not None, (episode, log.errors)
+        assert log.task_ref == task_ref(log.task)
+        corpus = json.loads((run_dir / "episodes" / episode / "agent" / "corpus.txt").read_text("utf-8"))
+        workdir = Path(corpus["workdir"])
+        assert workdir.is_relative_to(system_tmp.resolve()) and not workdir.exists(), workdir
+        assert not workdir.is_relative_to(run_dir.resolve())
+        texts: dict[str, str] = corpus["texts"]
+        assert "environment" in texts and any(s.startswith("run:") for s in texts), sorted(texts)[:5]
+        if log.agent.name == "plug":
+            assert "context.task" in texts
+        key = key_of(log.task)
+        keys_seen += len(key)
+        for source, text in texts.items():
+            if source.startswith("parent:") and not source.startswith(f"parent:{tmp_path}"):
+                _, _, mtime = source.removeprefix("parent:").rpartition("@")
+                if float(mtime) < started:  # on the machine before the run (other programs' files)
+                    continue
+            for secret in (*key, *MARKERS):
+                assert secret not in text, (episode, source, secret)
+    assert keys_seen >= 5, "the tasks' keys must be there to look for"
+    assert os.environ["SPA_TEST_RUN_DIR"] == str(run_dir)
