@@ -148,7 +148,8 @@ def prepare_chunk(job: ChunkJob) -> ChunkResult:
             unreadable[episode] = str(exc)
             continue
         rows.append(episode_row(log))
-        infos.append({"id": log.episode_id, "agent": log.agent.name, "term": log.termination or log.status,
+        infos.append({"id": log.episode_id, "agent": log.agent.name, "ref": log.agent.reference,
+                      "term": log.termination or log.status,
                       "task": _task_info(log, job.named_suites),
                       "errors": [(e.kind, e.type, e.message) for e in log.errors],
                       "facts": episode_facts(log)})
@@ -206,6 +207,9 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
     infos = [info for res in results for info in res.infos]
     table = table_from_rows(rows)
     metrics = MetricsReport(episodes=table, agents=summarize(table))
+    # reference agents (the oracle: the full task was revealed to them) are listed apart, never ranked
+    references = sorted({info["agent"] for info in infos if info["ref"]})
+    metrics.agents["reference"] = metrics.agents["agent"].isin(references) if len(metrics.agents) else []
 
     agents, terms, apps, suites, tasks = _Index(), _Index(), _Index(), _Index(), _Index()
     for name in sorted({info["agent"] for info in infos}):
@@ -240,7 +244,8 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
         "version": DOCUMENT_VERSION, "generated": now().isoformat(timespec="seconds"),
         "spa_bench_version": __version__, "embedded_images": embed,
         "runs": [_run_meta(run, out_dir) for run in runs],
-        "agents": agents.values, "terms": terms.values, "apps": apps.values,
+        "agents": agents.values, "references": [agents(name) for name in references],
+        "terms": terms.values, "apps": apps.values,
         "app_names": app_names, "suites": suites.values, "tasks": task_rows,
         "infrastructure_terms": sorted(INFRASTRUCTURE), "episodes": columns,
         "errors": _error_groups([info["errors"] for info in infos]),

@@ -30,18 +30,24 @@ def _usd(value: Any) -> str:
 
 
 def leaderboard_table(agents: pd.DataFrame, title: str = "leaderboard") -> Table:
-    """One row per agent, best success rate first; unknown values are '?' (never 0)."""
+    """One row per agent, ranked by success rate (best first); unknown values are '?' (never 0). Reference
+    agents (a `reference` column: the full task was revealed to them, e.g. the oracle) come after the
+    ranked rows, marked "(reference)" and without a rank."""
     table = Table(title=title, title_justify="left")
-    headers = ("agent", "episodes", "success", "95% CI", "completion", "premature", "overdue", "step ratio",
-               "time/ep", "tokens/ep", "cost/ep", "cost", "tampered", "infra fail")
+    headers = ("#", "agent", "episodes", "success", "95% CI", "completion", "premature", "overdue",
+               "step ratio", "time/ep", "tokens/ep", "cost/ep", "cost", "tampered", "infra fail")
     for header in headers:
         table.add_column(header, justify="left" if header == "agent" else "right", no_wrap=header == "agent")
     ordered = agents.sort_values(["success_rate", "agent"], ascending=[False, True], na_position="last")
-    for row in ordered.to_dict(orient="records"):
+    rows = ordered.to_dict(orient="records")
+    ranked = [r for r in rows if not r.get("reference", False)]
+    references = [r for r in rows if r.get("reference", False)]
+    for rank, row in [*((str(i), r) for i, r in enumerate(ranked, 1)), *(("", r) for r in references)]:
         ci = "–" if math.isnan(row["success_rate"]) else \
             f"{_pct(row['success_ci_low'])}–{_pct(row['success_ci_high'])}"
+        name = f"{row['agent']} (reference)" if row.get("reference", False) else str(row["agent"])
         table.add_row(
-            str(row["agent"]), f"{row['decided']}/{row['episodes']}", _pct(row["success_rate"]), ci,
+            rank, name, f"{row['decided']}/{row['episodes']}", _pct(row["success_rate"]), ci,
             _pct(row["completion_rate"]), _pct(row["premature_rate"]), _pct(row["overdue_rate"]),
             _num(row["mean_step_ratio"], ".2f"), _num(row["mean_time_s"], ".1f") + " s",
             _num(row["mean_tokens"], ",.0f"), _usd(row["mean_cost_usd"]), _usd(row["cost_usd"]),

@@ -100,7 +100,7 @@ def test_opens_from_file_with_no_errors_and_no_network(browser: Any, report: Rep
     assert p.errors == []
     assert p.requests and all(url.startswith(("file://", "data:")) for url in p.requests), p.requests
     assert any("_files/details-" in url for url in p.requests)  # details came from beside the page
-    rows = p.page.locator("#lb-table tbody tr")
+    rows = p.page.locator("#lb-table tbody tr[data-agent]")
     assert rows.count() == 3
     assert p.page.locator("#chart-grid svg").count() == 4
     p.page.close()
@@ -109,13 +109,20 @@ def test_opens_from_file_with_no_errors_and_no_network(browser: Any, report: Rep
 def test_sorting_and_filtering_change_the_rows(browser: Any, report: ReportResult) -> None:
     p = _open(browser, report.path)
     agents = lambda: p.page.eval_on_selector_all(  # noqa: E731
-        "#lb-table tbody tr", "rows => rows.map(r => r.dataset.agent)")
+        "#lb-table tbody tr[data-agent]", "rows => rows.map(r => r.dataset.agent)")
     by_success = agents()
-    assert by_success[0] == "oracle"  # default: best success rate first
+    # the oracle is a reference agent: below the ranked rows whatever the order, with a badge and no rank
+    assert by_success[-1] == "oracle"
+    ranked = by_success[:-1]
+    oracle = p.page.locator('#lb-table tr[data-agent="oracle"]')
+    assert oracle.locator(".badge.ref").inner_text() == "reference"
+    assert oracle.locator("td").first.inner_text() == ""
+    ranks = [p.page.locator(f'#lb-table tr[data-agent="{a}"] td').first.inner_text() for a in ranked]
+    assert ranks == ["1", "2"]
     p.page.click('#lb-table th[data-key="agent"]')
-    assert agents() == sorted(by_success)
+    assert agents() == [*sorted(ranked), "oracle"]
     p.page.click('#lb-table th[data-key="agent"]')
-    assert agents() == sorted(by_success, reverse=True)
+    assert agents() == [*sorted(ranked, reverse=True), "oracle"]
 
     episodes = lambda: p.page.eval_on_selector_all(  # noqa: E731
         "#ep-table tbody tr", "rows => rows.map(r => r.dataset.episode)")

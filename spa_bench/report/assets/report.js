@@ -158,8 +158,12 @@
     }
     return el;
   }
+  // reference agents (the oracle: the full task was revealed to them) are listed apart, never ranked
+  const REFERENCES = new Set(DOC.references || []);
   const LB_COLUMNS = [
-    { key: "agent", label: "Agent", left: true, cell: (r) => [h("span", { class: "swatch", style: { background: agentColor(r.a) } }), DOC.agents[r.a]] },
+    { key: "rank", label: "#", title: "rank by success rate among the agents under test (references are not ranked)", cell: (r) => r.rank ? String(r.rank) : "" },
+    { key: "agent", label: "Agent", left: true, cell: (r) => [h("span", { class: "swatch", style: { background: agentColor(r.a) } }), DOC.agents[r.a],
+      r.reference ? h("span", { class: "badge ref", title: "a reference agent: the full task (golden script, checks) was revealed to it; not ranked" }, "reference") : null] },
     { key: "episodes", label: "Episodes", title: "decided / all episodes", cell: (r) => `${r.decided} / ${r.episodes}` },
     { key: "success_rate", label: "Success", title: "success rate with 95% Wilson interval", cell: (r) => [
       h("div", null, h("b", null, pct(r.success_rate)), ciBar(r)), h("div", { class: "sub" }, isNum(r.success_rate) ? `95% CI ${pct(r.success_ci_low)}–${pct(r.success_ci_high)}` : "")] },
@@ -193,17 +197,25 @@
     }, c.label, sort && sort.key === c.key ? h("span", { class: "arrow" }, sort.desc ? "▼" : "▲") : null))));
   }
   function leaderboardRows(idx) {
-    return byAgent(idx).map((g, a) => Object.assign(aggregate(g), { a: a, agent: DOC.agents[a] }))
+    const rows = byAgent(idx).map((g, a) => Object.assign(aggregate(g), { a: a, agent: DOC.agents[a], reference: REFERENCES.has(a), rank: null }))
       .filter((r) => r.episodes > 0);
+    sortRows(rows.filter((r) => !r.reference), { key: "success_rate", desc: true }, (r, k) => r[k])
+      .forEach((r, i) => { r.rank = i + 1; });
+    return rows;
   }
   function renderLeaderboard(idx) {
     const rows = sortRows(leaderboardRows(idx), state.sort, (r, k) => r[k]);
+    const ranked = rows.filter((r) => !r.reference), refs = rows.filter((r) => r.reference);
+    const line = (r) => h("tr", { "data-agent": r.agent, class: r.reference ? "reference" : "" },
+      LB_COLUMNS.map((c) => h("td", { class: c.left ? "left" : "" }, c.cell(r))));
     const table = clear($("lb-table"));
     table.append(headerRow(LB_COLUMNS, state.sort, (key) => {
-      state.sort = { key: key, desc: state.sort.key === key ? !state.sort.desc : key !== "agent" };
+      state.sort = { key: key, desc: state.sort.key === key ? !state.sort.desc : key !== "agent" && key !== "rank" };
       renderLeaderboard(selected());
-    }), h("tbody", null, rows.map((r) => h("tr", { "data-agent": r.agent },
-      LB_COLUMNS.map((c) => h("td", { class: c.left ? "left" : "" }, c.cell(r)))))));
+    }), h("tbody", null, ranked.map(line)));
+    if (refs.length) table.append(h("tbody", { class: "references" },
+      h("tr", null, h("td", { class: "left sub", colspan: LB_COLUMNS.length }, "References (the full task was revealed to them; not ranked)")),
+      refs.map(line)));
     if (!rows.length) table.append(h("tbody", null, h("tr", null, h("td", { class: "left", colspan: LB_COLUMNS.length }, "No episodes match the filters."))));
     $("lb-hint").textContent = `${idx.length.toLocaleString("en-US")} episodes, ${rows.length} agents`;
   }
