@@ -160,7 +160,6 @@ def evaluate(
     if specs:
         console.print("evaluators from the run's logged specs: "
                       + ", ".join(s.name for s in specs), highlight=False)
-        evaluators = [build_evaluator(spec) for spec in specs]
     else:
         names = list(evaluator) or ["state", "key_components"] + (["judge"] if judge_model else [])
         if "judge" in names and judge_model is None and judge_base_url is None:
@@ -168,19 +167,21 @@ def evaluate(
         options = {"judge": _judge_options(judge_model, judge_base_url, judge_api_key_env, judge_action_mode,
                                            judge_retries, judge_max_side, judge_price_in, judge_price_out,
                                            judge_concurrency)}
-        evaluators = make_evaluators(names, {k: v for k, v in options.items() if k in names})
-    try:
-        def show(outcome: EpisodeEvaluation) -> None:
-            for verdict in outcome.added:
-                mark = {True: "[green]✓[/]", False: "[red]✗[/]", None: "[yellow]?[/]"}[verdict.success]
-                why = f" ({verdict.error.message})" if verdict.error else ""
-                console.print(f"{mark} {outcome.episode_id}: {verdict.evaluator}{why}", highlight=False)
 
-        with use_cache(cache):
+    def show(outcome: EpisodeEvaluation) -> None:
+        for verdict in outcome.added:
+            mark = {True: "[green]✓[/]", False: "[red]✗[/]", None: "[yellow]?[/]"}[verdict.success]
+            why = f" ({verdict.error.message})" if verdict.error else ""
+            console.print(f"{mark} {outcome.episode_id}: {verdict.evaluator}{why}", highlight=False)
+
+    with use_cache(cache):  # model clients take the cache that is active when they are made
+        evaluators = [build_evaluator(spec) for spec in specs] if specs else \
+            make_evaluators(names, {k: v for k, v in options.items() if k in names})
+        try:
             done = reevaluate_run(layout.root, evaluators, workers=workers, gate=not no_gate,
                                   calibrate=calibrate, tasks_root=tasks_dir, progress=show)
-    finally:
-        close_evaluators(evaluators)
+        finally:
+            close_evaluators(evaluators)
     console.print(f"{done.verdicts} new verdicts on {done.evaluated} episodes ({done.errors} evaluator "
                   f"errors, {len(done.skipped)} episodes not scored)")
     logs = done.logs
