@@ -43,11 +43,13 @@ from spa_bench.agent import ReferenceAgent, TaskContext, TaskView, task_view
 from spa_bench.device.device import Device, InvalidAction
 from spa_bench.device.observation import Observation
 from spa_bench.device.packages import PackageMap
+from spa_bench.device.state_digest import StateDigest
 from spa_bench.env.recording import EnvRecording
 from spa_bench.env.spaces import action_space, observation_space, to_space
 from spa_bench.errors import ConfigError
 from spa_bench.evaluation.capture import capture_checks
 from spa_bench.evaluation.state_checks import read_check, score_captured
+from spa_bench.evaluation.untouched import UntouchedWatch, untouched, watched
 from spa_bench.results.schema import (
     CheckCapture,
     InstanceInfo,
@@ -130,6 +132,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         self._status: str | None = None  # how the episode ended so far (finish checks read it)
         self._dialogue: list[UserExchange] = []  # the agent's ask_user questions (ask_user checks read it)
         self._pixels: np.ndarray[Any, Any] | None = None
+        self._watch: UntouchedWatch | None = None  # an infeasible task's state digests (its reward needs
+        self._digests: list[StateDigest] = []  # the state untouched): [start] or [start, end]
 
     # -- gymnasium API --------------------------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None,
@@ -155,6 +159,9 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
                                    screen_height=info_device.screen_height or 0)
         t0 = time.monotonic()
         set_up_task(self.device, self._device_task, self.settle_s)
+        names = {p: self.packages.package(p) for p in filled.packages}
+        self._watch = UntouchedWatch(filled.packages, names) if watched(filled) else None
+        self._digests = [self._watch.start(self.device)] if self._watch is not None else []
         t1 = time.monotonic()
         obs = self._observe()
         t2 = time.monotonic()
@@ -168,6 +175,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             info["timings"] = dict(self.timings)
         if self.recording is not None:
             info["episode_id"] = self.recording.start(filled, self._instance, self.packages)
+            if self.recording.log is not None and self._digests:
+                self.recording.log.digest_start = self._digests[0]
         return obs, info
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
@@ -306,13 +315,23 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         shown = [f"{mark} check {i}/{len(marks)}" for i, mark in enumerate(marks, 1)]
         if verdict.error is not None:
             shown.append(f"? the checks could not be scored ({verdict.error.type})")
-        return (1.0 if verdict.success else 0.0), captured, shown
+        success = bool(verdict.success)
+        if self._watch is not None:  # an infeasible task: as the policy decides, its state must be untouched
+            self._digests[1:] = [self._watch.end(self.device)]
+            state = untouched(self._digests[0], self._digests[1])
+            success = success and state.untouched is True
+            shown.append(f"{'✓' if state.untouched else '✗'} the apps' state is untouched")
+        return (1.0 if success else 0.0), captured, shown
 
     def _end_recording(self, termination: Termination, captured: list[CheckCapture] | None = None) -> None:
         if self.recording is None or not self.recording.active:
             return
         if captured is None and termination != "interrupted" and self._task is not None and self._task.checks:
+            if self._watch is not None:
+                self._digests[1:] = [self._watch.end(self.device)]
             captured = capture_checks(self._task.checks, self.device, read_check, self.packages)
+        if self.recording.log is not None and len(self._digests) == 2:
+            self.recording.log.digest_end = self._digests[1]
         self.recording.finish(termination, self.observation, self._answer, captured)
 
 

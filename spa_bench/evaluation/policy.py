@@ -12,12 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spa_bench.evaluation.base import family, role_of
+from spa_bench.evaluation.untouched import untouched
 from spa_bench.results.schema import EpisodeLog, Role, Termination, Verdict
 
 INFRASTRUCTURE: frozenset[Termination] = frozenset({"device_error", "harness_error", "interrupted"})
 """Terminations that say nothing about the agent: such episodes get no success value."""
-TAMPER, INFEASIBLE = "tamper", "infeasible"
-"""The sources of the decision on a tampered episode, and on a feasible task declared infeasible."""
+TAMPER, INFEASIBLE, UNTOUCHED = "tamper", "infeasible", "untouched"
+"""The sources of the decision on a tampered episode, on a feasible task declared infeasible, and on an
+infeasible task whose state changed."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ def decide_success(log: EpisodeLog, *, key_components_alone: bool = False) -> Su
        A tampered episode (its agent changed device state behind the GUI, over adb: log.shell_audit)
        failed, whatever its checks say; so did one whose agent declared a feasible task infeasible
        (only an infeasible task - a finish check with status infeasible - passes that way).
+       An infeasible task whose apps' state changed during the episode failed (its state digests differ,
+       spa_bench.evaluation.untouched); one without both digests is undecided where its checks pass.
     2. A task with success checks is decided by its ground-truth verdicts (every family's latest must
        pass), and by nothing else: device state is ground truth, and what the screen shows cannot
        overrule it. No ground-truth verdict yet: undecided.
@@ -72,6 +76,9 @@ def decide_success(log: EpisodeLog, *, key_components_alone: bool = False) -> Su
                                               f"{first.command[:120]!r}: {first.reason})")
     if log.termination == "infeasible" and not log.full_task.infeasible:
         return SuccessDecision(False, INFEASIBLE, "the agent declared a feasible task infeasible")
+    state = untouched(log.digest_start, log.digest_end) if log.full_task.infeasible else None
+    if state is not None and state.untouched is False:
+        return SuccessDecision(False, UNTOUCHED, f"infeasible task, but the agent {state.reason}")
     truth = current_verdicts(log, "ground_truth")
     if log.full_task.checks or truth:
         if not truth:
@@ -81,6 +88,10 @@ def decide_success(log: EpisodeLog, *, key_components_alone: bool = False) -> Su
             return SuccessDecision(False, source, f"{source}: checks failed")
         if any(v.success is None for v in truth):
             return SuccessDecision(None, "", f"{source} could not decide")
+        if state is not None and state.untouched is None:
+            return SuccessDecision(None, "", f"{source}: checks passed, but {state.reason}")
+        if state is not None:
+            return SuccessDecision(True, f"{source}+{UNTOUCHED}", f"{source}: checks passed; {state.reason}")
         return SuccessDecision(True, source, f"{source}: checks passed")
     return decide_from_screen(log, key_components_alone=key_components_alone)
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from spa_bench.actions import Action
 from spa_bench.device.gesture import Gesture
 from spa_bench.device.info import DeviceInfo as DeviceInfo  # re-exported: it lived here before
+from spa_bench.device.state_digest import StateDigest
 from spa_bench.errors import ResultsError
 from spa_bench.tasks.dialogue import UserExchange
 from spa_bench.tasks.model import Task
@@ -327,6 +328,10 @@ class EpisodeLog(_Model):
         default_factory=list, description="indexes into task.interruptions of those that fired")
     variation: DeviceVariation | None = Field(None, description="--vary: how the device differed from "
                                               "its default; None: the default device")
+    digest_start: StateDigest | None = Field(None, description="infeasible tasks: their apps' state after "
+                                             "setup (spa_bench.evaluation.untouched); None for other tasks")
+    digest_end: StateDigest | None = Field(None, description="infeasible tasks: the same state before the "
+                                           "final capture, with what changed since the start")
 
     @property
     def full_task(self) -> Task:

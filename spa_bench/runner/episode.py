@@ -48,6 +48,7 @@ from spa_bench.errors import classify
 from spa_bench.evaluation.capture import capture_checks
 from spa_bench.evaluation.shell_audit import shell_audit
 from spa_bench.evaluation.state_checks import read_check
+from spa_bench.evaluation.untouched import UntouchedWatch, watched
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.recorder import EpisodeRecorder
 from spa_bench.results.schema import (
@@ -159,6 +160,7 @@ class EpisodeRunner:
             package_map=dict(self.packages.substitutions), attempt=attempt, started_at=now(),
             errors=list(earlier_errors or []), variation=job.variation)
         self._program_calls: list[str] = []
+        self._watch: UntouchedWatch | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{job.episode_id[:30]}")
 
     # -- recording ------------------------------------------------------------------------------------
@@ -182,6 +184,7 @@ class EpisodeRunner:
             start = time.monotonic()
             self._setup()
             self.log.timings.setup_s = time.monotonic() - start
+            self._watch = self._untouched_watch()
             self.device.begin_audit()  # from here on, what the agent sends the device besides its actions
             try:
                 agent = self.job.agent_factory(**self.job.agent_args)
@@ -221,6 +224,17 @@ class EpisodeRunner:
 
     def _setup(self) -> None:
         set_up_task(self.device, self.task, self.limits.settle_s, self.job.variation)
+
+    def _untouched_watch(self) -> UntouchedWatch | None:
+        """An infeasible task's state digest after setup (spa_bench.evaluation.untouched), read again at the
+        end; other tasks read none."""
+        if not watched(self.job.task):
+            return None
+        names = {p: self.packages.package(p) for p in self.job.task.packages}
+        watch = UntouchedWatch(self.job.task.packages, names)
+        self.log.digest_start = watch.start(self.device)
+        self.save()
+        return watch
 
     def _context(self) -> TaskContext:
         """What the agent is given: the task's view (as it runs on this device), never the task."""
@@ -385,6 +399,8 @@ class EpisodeRunner:
         """The final screen and, for the checks, every device read they make (not their verdict)."""
         obs = self.device.observe()
         self.log.final_observation = self.recorder.observation(obs, "final")
+        if capture_state and self._watch is not None:
+            self.log.digest_end = self._watch.end(self.device)
         if capture_state and self.job.task.checks:
             self.log.captured_state = capture_checks(self.job.task.checks, self.device, read_check,
                                                      self.packages)
