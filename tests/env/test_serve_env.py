@@ -106,6 +106,9 @@ def test_golden_script_over_http_gets_reward_1_and_finishing_at_once_0(server: t
     png = base64.b64decode(first["observation"]["screenshot_png"])
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and first["observation"]["elements"]
     assert "Wi-Fi" in first["observation"]["instruction"]
+    view = first["info"]["task_view"]  # the client gets the task's view, never the task
+    assert view["id"] == TASK and view["instruction"] == first["observation"]["instruction"]
+    assert not {"checks", "golden_script", "near_misses", "user", "parameters", "setup"} & set(view)
     reply: dict[str, Any] = {}
     script = golden_actions()
     for action in script if script[-1]["type"] == "finish" else [*script, {"type": "finish"}]:
