@@ -53,7 +53,7 @@ class TaskContext:
     serial: str  # the device, for agents that talk to it themselves
     screen_width: int
     screen_height: int
-    workdir: Path  # the episode's agent/ folder: files written here are kept with the results
+    workdir: Path  # a fresh folder outside the run folder; copied into the episode's agent/ at its end
     time_limit_s: float | None = None  # the episode's time limit (agents that run a program honour it)
 
     def __post_init__(self) -> None:
