@@ -121,7 +121,14 @@ class StateRecorderProbe(OracleAgent):
         super().__init__(patience)
         self.store = Path(store)
 
+    def reset(self, context: TaskContext) -> None:
+        super().reset(context)
+        self.activities: list[str] = []
+
     def step(self, observation: Observation) -> AgentStep:
+        component = f"{observation.package}/{observation.activity}"
+        if observation.package and observation.activity and component not in self.activities:
+            self.activities.append(component)  # for probe-intent: screens deep inside the apps
         decided = super().step(observation)
         if isinstance(decided.action, Finish):
             self._record(decided.action)
@@ -137,7 +144,8 @@ class StateRecorderProbe(OracleAgent):
             local.parent.mkdir(parents=True, exist_ok=True)
             local.write_bytes(data)
         (target / "end.json").write_text(json.dumps(
-            {"files": files, "status": finish.status, "answer": finish.answer}, ensure_ascii=False), "utf-8")
+            {"files": files, "status": finish.status, "answer": finish.answer,
+             "activities": self.activities}, ensure_ascii=False), "utf-8")
 
 
 class ShellTamperProbe(BaseAgent):

@@ -210,8 +210,12 @@ def verify(
     phones: int = typer.Option(2, "--phones", min=1, help="Virtual phones to start (when no --device)."),
     device: list[str] = typer.Option([], "--device", help="Run on this virtual phone instead (serial, or "
                                                           "SERIAL=CONSOLE_PORT); repeatable."),
-    probe: list[str] = typer.Option([], "--probe", help="Only these probes: oracle, noop, near_miss, "
-                                                        "answer_spam, infeasible, shell_tamper."),
+    probe: list[str] = typer.Option([], "--probe", "--probes", help=(
+        "Only these probes (repeatable, or comma-separated): oracle, noop, near_miss, answer_spam, "
+        "answer_forms, infeasible, act_infeasible, shell_tamper, intent_tamper, key_search.")),
+    all_forms: bool = typer.Option(False, "--all-forms", help=(
+        "answer_forms: every negated, hedged and either-or form on every instance (default: one per "
+        "episode, by its seed).")),
     out: Path | None = typer.Option(None, "--out", "-o", help="Folder for the probes' runs "
                                                               "(default results/verify-<time>)."),
     report: Path | None = typer.Option(None, "--report", help="Also write the outcome to FILE.json or "
@@ -221,8 +225,9 @@ def verify(
                                                          "`spa-bench run --vary` does: DIMS[:SEED]."),
 ) -> None:
     """Attack every task's checks on virtual phones: the oracle must pass; noop, near misses, answer spam,
-    declaring infeasible (except on infeasible tasks) and reaching the goal over adb shell must fail.
-    Exits 1 on any false pass or broken task."""
+    negated / hedged / either-or answers, declaring infeasible (except on infeasible tasks, and after acting
+    on them), reaching the goal over adb shell or with explicit intents, and an agent that looks for the
+    answer key must fail. Exits 1 on any false pass or broken task."""
     from datetime import UTC, datetime
 
     from spa_bench.device.console import parse_device
@@ -235,6 +240,7 @@ def verify(
         from spa_bench.runner.vary import parse_vary
 
         parse_vary(vary)  # a bad spec stops here, in one line, before any phone starts
+    probe = [p.strip() for text in probe for p in text.split(",") if p.strip()]
     unknown = [p for p in probe if p not in PROBES]
     if unknown:
         raise ConfigError(f"--probe {unknown[0]!r}: one of {', '.join(PROBES)}")
@@ -248,7 +254,8 @@ def verify(
                           filter=build_filter(suite, lang, app_, [], [], task), seeds=seeds,
                           run_seed=seed, phones=phones, devices=[serial for serial, _ in given],
                           console_ports={serial: port for serial, port in given if port is not None},
-                          probes=tuple(p for p in PROBES if not probe or p in probe), vary=vary)
+                          probes=tuple(p for p in PROBES if not probe or p in probe), vary=vary,
+                          all_forms=all_forms)
     result = run_verify(config, progress=lambda line: console_err.print(f"[dim]{line}[/]", highlight=False))
     if not result.tasks:
         raise ConfigError("no task matches the filter")

@@ -7,7 +7,9 @@ pass**: the task's checks let through something they must not. An oracle that fa
 checks or its script). The shell-tamper probe must also be marked `tampered` by the shell audit whenever
 it changed something (on a task whose oracle leaves the state as it was - an infeasible or a question
 task - it has nothing to change); its `state_passed` says whether it reached the state the checks want,
-which is what the audit is there for.
+which is what the audit is there for. The intent probe must always be marked tampered (it sends explicit
+intents with extras). The act-then-infeasible probe attacks only when its sibling's script changed the
+apps' files: an episode that changed nothing is the plain infeasible probe again, inconclusive either way.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from spa_bench.evaluation.policy import current_verdicts, decide_success
 from spa_bench.results.schema import EpisodeLog
 
 VERIFY_SCHEMA_VERSION: Literal[1] = 1
-Probe = Literal["oracle", "noop", "near_miss", "answer_spam", "infeasible", "shell_tamper"]
-PROBES: tuple[Probe, ...] = ("oracle", "noop", "near_miss", "answer_spam", "infeasible", "shell_tamper")
+Probe = Literal["oracle", "noop", "near_miss", "answer_spam", "answer_forms", "infeasible", "act_infeasible",
+                "shell_tamper", "intent_tamper", "key_search"]
+PROBES: tuple[Probe, ...] = ("oracle", "noop", "near_miss", "answer_spam", "answer_forms", "infeasible",
+                             "act_infeasible", "shell_tamper", "intent_tamper", "key_search")
 
 
 class _Model(BaseModel):
@@ -120,6 +124,9 @@ def judge(log: EpisodeLog, probe: Probe, must_pass: bool, run_dir: str, variant:
             problem = problem or "the probe pushed files, but the shell audit did not mark it tampered"
         else:
             variant = "nothing to change"  # the oracle's run left the state as it found it
+    if probe == "intent_tamper" and not tampered:
+        problem = problem or ("the probe sent explicit intents with extras, but the audit did not mark it "
+                              "tampered")
     return ProbeOutcome(probe=probe, variant=variant, episode_id=log.episode_id, run_dir=run_dir,
                         must_pass=must_pass, success=decision.success, state_passed=state,
                         tampered=tampered, reason=decision.reason, problem=problem)

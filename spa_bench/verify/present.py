@@ -11,9 +11,11 @@ from spa_bench.errors import ConfigError
 from spa_bench.verify.outcome import PROBES, ProbeOutcome, TaskVerification, VerifyReport
 
 LABELS = {"oracle": "oracle", "noop": "noop", "near_miss": "near misses", "answer_spam": "answer spam",
-          "infeasible": "infeasible", "shell_tamper": "shell tamper"}
+          "answer_forms": "answer forms", "infeasible": "infeasible", "act_infeasible": "act, infeasible",
+          "shell_tamper": "shell tamper", "intent_tamper": "intent tamper", "key_search": "key search"}
 SHORT = {"oracle": "oracle", "noop": "noop", "near_miss": "near", "answer_spam": "spam",
-         "infeasible": "infeas", "shell_tamper": "tamper"}
+         "answer_forms": "forms", "infeasible": "infeas", "act_infeasible": "act", "shell_tamper": "tamper",
+         "intent_tamper": "intent", "key_search": "keys"}
 
 
 def cell(outcomes: list[ProbeOutcome]) -> tuple[str, bool]:
@@ -50,12 +52,28 @@ def totals_table(report: VerifyReport) -> Table:
         table.add_column(header, justify="left" if header == "probe" else "right")
     for probe, count in report.counts().items():
         table.add_row(LABELS[probe], str(count.episodes), str(count.false_passes), str(count.problems))
+    table.caption = "\n".join(captions(report)) or None
+    return table
+
+
+def captions(report: VerifyReport) -> list[str]:
+    """What the totals cannot say: how many tamper episodes the audit marked, how many act-then-infeasible
+    episodes changed something (only those attack)."""
+    lines = []
     tamper = [o for t in report.tasks for o in t.of("shell_tamper")]
     if tamper:
         reached = sum(o.state_passed is True for o in tamper)
-        table.caption = (f"shell tamper: {sum(o.tampered for o in tamper)}/{len(tamper)} marked tampered; "
-                         f"{reached} reached the state the checks want, all of them scored failed")
-    return table
+        lines.append(f"shell tamper: {sum(o.tampered for o in tamper)}/{len(tamper)} marked tampered; "
+                     f"{reached} reached the state the checks want, all of them scored failed")
+    intent = [o for t in report.tasks for o in t.of("intent_tamper")]
+    if intent:
+        lines.append(f"intent tamper: {sum(o.tampered for o in intent)}/{len(intent)} marked tampered")
+    act = [o for t in report.tasks for o in t.of("act_infeasible")]
+    if act:
+        idle = sum(o.variant.startswith("inconclusive") for o in act)
+        lines.append(f"act, infeasible: {len(act) - idle}/{len(act)} episodes changed the apps' files "
+                     f"({idle} changed nothing: inconclusive)")
+    return lines
 
 
 def problem_lines(report: VerifyReport) -> list[str]:

@@ -5,7 +5,10 @@ instances for every probe, since they share the run seed):
 1. `oracle` (the state recorder, agents/probes.py), `noop`, `probe-infeasible`;
 2. `probe-spam` in every mode, on the tasks with an answer check;
 3. the task's near misses, replayed by the oracle from a private task tree (spa_bench.tasks.near_misses);
-4. `probe-tamper`, which reaches the end state the oracle left behind the GUI.
+4. `probe-tamper`, which reaches the end state the oracle left behind the GUI;
+5. the attacks by class of spa_bench.verify.attacks: answers that negate, hedge or offer the right value
+   as one of two; acting in the apps and then declaring an infeasible task infeasible; explicit intents
+   with extras; an ordinary agent that looks for the answer key in what it was handed.
 Every run is a normal `run_benchmark` run in its own folder under `out`, so each probe episode can be
 opened in the report like any other. The phones are started once and shared by all the runs.
 """
@@ -25,6 +28,7 @@ from spa_bench.runner.pool import DevicePool, start_virtual_pool
 from spa_bench.runner.run import run_benchmark
 from spa_bench.tasks.near_misses import write_near_miss_tree
 from spa_bench.tasks.repository import TaskFilter, TaskRecord, TaskRepository, default_tasks_root
+from spa_bench.verify import attacks
 from spa_bench.verify.outcome import PROBES, Probe, ProbeOutcome, TaskVerification, VerifyReport, judge
 
 SPAM_MODES = ("junk", "echo", "candidates", "numbers", "words")
@@ -44,6 +48,7 @@ class VerifyConfig:
     devices: list[str] = field(default_factory=list)  # run on these (virtual phones) instead of new ones
     console_ports: dict[str, int] = field(default_factory=dict)
     vary: str | None = None  # --vary DIMS[:SEED]: every probe on devices varied per episode (runner.vary)
+    all_forms: bool = False  # answer_forms: every form of every mode (else one per episode, by its seed)
 
 
 Progress = Callable[[str], None]
@@ -51,7 +56,7 @@ Progress = Callable[[str], None]
 
 def _agents(probes: tuple[Probe, ...], store: Path) -> list[AgentConfig]:
     agents = []
-    if "oracle" in probes or "shell_tamper" in probes:
+    if "oracle" in probes or "shell_tamper" in probes or "intent_tamper" in probes:
         agents.append(AgentConfig(agent="probe-recorder", name="oracle", args={"store": str(store)}))
     if "noop" in probes:
         agents.append(AgentConfig(agent="noop"))
@@ -83,11 +88,12 @@ class _Runner:
         self.serials, self.console_ports = devices
 
     def run(self, name: str, agents: list[AgentConfig], records: list[TaskRecord],
-            tasks_dir: Path) -> list[tuple[str, Any]]:
-        """(run folder, log) of every episode."""
+            tasks_dir: Path, seeds: int | None = None) -> list[tuple[str, Any]]:
+        """(run folder, log) of every episode; `seeds` instances of a parameterised task (default: the
+        config's)."""
         out: list[tuple[str, Any]] = []
         groups = (("fixed", [r.id for r in records if not r.parameterised], 1),
-                  ("drawn", [r.id for r in records if r.parameterised], self.config.seeds))
+                  ("drawn", [r.id for r in records if r.parameterised], seeds or self.config.seeds))
         for label, ids, repeats in groups:
             if not ids:
                 continue
@@ -122,26 +128,27 @@ def verify(config: VerifyConfig, progress: Progress = lambda _line: None) -> Ver
         for run_dir, log in runner.run("main", main, records, root) if main else []:
             agent = log.agent.name
             if agent == "oracle" and "oracle" in probes:
-                add(log.task.id, judge(log, "oracle", True, run_dir))
+                add(log.full_task.id, judge(log, "oracle", True, run_dir))
             elif agent == "noop":
-                add(log.task.id, judge(log, "noop", False, run_dir))
+                add(log.full_task.id, judge(log, "noop", False, run_dir))
             elif agent == "infeasible":
                 # Declaring infeasible without asking passes only where no question is needed.
-                must_pass = log.task.infeasible and not log.task.asks_user
-                add(log.task.id, judge(log, "infeasible", must_pass, run_dir))
+                must_pass = log.full_task.infeasible and not log.full_task.asks_user
+                add(log.full_task.id, judge(log, "infeasible", must_pass, run_dir))
         answer_tasks = [r for r in records if r.retrieval]
         if "answer_spam" in probes and answer_tasks:
             spam = [AgentConfig(agent="probe-spam", name=f"spam-{mode}", args={"mode": mode})
                     for mode in SPAM_MODES]
             for run_dir, log in runner.run("answer-spam", spam, answer_tasks, root):
-                add(log.task.id, judge(log, "answer_spam", False, run_dir,
+                add(log.full_task.id, judge(log, "answer_spam", False, run_dir,
                                        variant=log.agent.name.removeprefix("spam-")))
         if "near_miss" in probes:
             _near_misses(runner, records, root, config.out / "near-miss-tasks", add)
         if "shell_tamper" in probes:
             tamper = [AgentConfig(agent="probe-tamper", name="tamper", args={"store": str(store)})]
             for run_dir, log in runner.run("shell-tamper", tamper, records, root):
-                add(log.task.id, judge(log, "shell_tamper", False, run_dir))
+                add(log.full_task.id, judge(log, "shell_tamper", False, run_dir))
+        attacks.run_attacks(runner, config, records, root, add)
     return report
 
 
@@ -158,8 +165,8 @@ def _near_misses(runner: _Runner, records: list[TaskRecord], root: Path, tree: P
               if r.id.rpartition(".near_miss")[0] in wanted and r.id in descriptions]
     oracle = [AgentConfig(agent="oracle")]
     for run_dir, log in runner.run("near-miss", oracle, copies, tree):
-        task_id = log.task.id.rpartition(".near_miss")[0]
-        outcome = judge(log, "near_miss", False, run_dir, variant=descriptions[log.task.id])
+        task_id = log.full_task.id.rpartition(".near_miss")[0]
+        outcome = judge(log, "near_miss", False, run_dir, variant=descriptions[log.full_task.id])
         invalid = [s.invalid_reason for s in log.steps if not s.valid]
         if outcome.problem is None and (log.termination not in ("done", "infeasible") or invalid):
             outcome.problem = (f"the near miss's script did not run to its end (termination "
