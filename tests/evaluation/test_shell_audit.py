@@ -8,6 +8,7 @@ from pathlib import Path
 from eval_builders import episode, task, verdict
 
 from spa_bench.device.audit import DeviceAudit, SentCommand, agent_entries, parse_since
+from spa_bench.device.state_digest import StateDigest, volatile_sha256
 from spa_bench.evaluation.metrics import compute_metrics
 from spa_bench.evaluation.policy import decide_success
 from spa_bench.evaluation.shell_audit import shell_audit
@@ -75,7 +76,10 @@ def test_declaring_a_feasible_task_infeasible_fails_even_when_its_state_checks_p
     assert decision.success is False and decision.source == "infeasible"
     infeasible_task = task(checks=[*CHECKED, {"type": "finish", "status": "infeasible"}])
     honest = episode(infeasible_task, termination="infeasible", verdicts=[verdict("state", True)])
+    honest.digest_start = honest.digest_end = StateDigest(packages=[], volatile_sha256=volatile_sha256())
     assert decide_success(honest).success is True
+    honest.digest_end = None  # an infeasible task's state unread at the end: undecided (rerun)
+    assert decide_success(honest).success is None
 
 
 def test_the_report_episode_view_gets_the_audit(tmp_path: Path) -> None:
