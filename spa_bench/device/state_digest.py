@@ -305,9 +305,9 @@ def describe(before: RawState, after: RawState, limit: int = 3) -> list[str]:
         if whole_part_volatile(name) is not None:
             continue
         if name not in before or name not in after:
-            rows = len((after.get(name) or before[name]).rows)
-            if rows:  # an empty table that an app creates on first use is no change
-                lines.append(f"{name}: {'appeared' if name in after else 'disappeared'} ({rows} row(s))")
+            held = len((after.get(name) or before[name]).rows)
+            if held:  # an empty table that an app creates on first use is no change
+                lines.append(f"{name}: {'appeared' if name in after else 'disappeared'} ({held} row(s))")
             continue
         old, new = _kept(name, before[name]), _kept(name, after[name])
         added = [k for k in new if k not in old]
