@@ -50,9 +50,9 @@ def test_the_oracle_is_a_reference_and_is_not_ranked(real_run: RealRun, tmp_path
 def test_a_reference_row_has_no_rank_whatever_its_rate() -> None:
     """Without any run: the terminal table ranks only agents under test, references last."""
     nan = float("nan")
-    base = {"episodes": 2, "decided": 2, "success_ci_low": 0.0, "success_ci_high": 1.0, "completion_rate": 1.0,
-            "premature_rate": 0.0, "overdue_rate": 0.0, "mean_step_ratio": nan, "mean_time_s": 1.0,
-            "mean_tokens": 0.0, "mean_cost_usd": 0.0, "cost_usd": 0.0, "tampered": 0,
+    base = {"episodes": 2, "decided": 2, "success_ci_low": 0.0, "success_ci_high": 1.0,
+            "completion_rate": 1.0, "premature_rate": 0.0, "overdue_rate": 0.0, "mean_step_ratio": nan,
+            "mean_time_s": 1.0, "mean_tokens": 0.0, "mean_cost_usd": 0.0, "cost_usd": 0.0, "tampered": 0,
             "infrastructure_failures": 0}
     agents = pd.DataFrame([{**base, "agent": "ref", "success_rate": 1.0, "reference": True},
                            {**base, "agent": "mine", "success_rate": 0.5, "reference": False},
