@@ -57,12 +57,17 @@ def other_value(right: str, seen: list[str], seed: int) -> str:
     """A text seen on the way that is not the right value and has its shape (digits for digits), so that
     "X or Y" names two plausible candidates; a made-up one when nothing fits."""
     has_digits = bool(_DIGITS.search(right))
-    fold = right.casefold()
-    pool = [t for t in seen if t.casefold() != fold and fold not in t.casefold() and t.casefold() not in fold
+    core = _core(right)
+    pool = [t for t in seen if _core(t) and core not in _core(t) and _core(t) not in core
             and len(t) <= max(40, 2 * len(right)) and bool(_DIGITS.search(t)) == has_digits]
     if pool:
         return pool[seed % len(pool)]
     return "42" if has_digits else ("别的" if re.search(r"[\u4e00-\u9fff]", right) else "something else")
+
+
+def _core(text: str) -> str:
+    """Letters and digits only, case folded: "$127.50" holds "$27.50" once the signs are gone."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
 class AnswerFormProbe(OracleAgent):

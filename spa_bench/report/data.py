@@ -134,7 +134,9 @@ def _task_info(log: EpisodeLog, named: dict[str, set[str]]) -> dict[str, Any]:
             "app_names": {a.package: a.display_name("en") for a in task.apps},
             "suites": task_suites(task, log.task_file, named), "golden": task.golden_steps,
             "checks": [c.description for c in task.checks if getattr(c, "description", None)],
-            "components": task.components}
+            "components": task.components,
+            # the "always infeasible" floor: declaring infeasible at step 1 passes exactly these tasks
+            "floor": 1 if task.infeasible and not task.asks_user else 0}
 
 
 def prepare_chunk(job: ChunkJob) -> ChunkResult:

@@ -203,6 +203,23 @@
       .forEach((r, i) => { r.rank = i + 1; });
     return rows;
   }
+  // the "always infeasible" floor: what declaring infeasible at step 1 scores on the selected tasks,
+  // counted from the tasks (no episode of it is run); shown beside the agents, never ranked
+  function floorRow(idx) {
+    const ids = new Map();
+    for (const i of idx) { const t = TASKS[E.task[i]]; ids.set(t.id, ids.get(t.id) || t.floor === 1); }
+    const n = ids.size, k = [...ids.values()].filter(Boolean).length;
+    return { tasks: n, infeasible: k, rate: n ? k / n : NaN };
+  }
+  function floorBody(idx) {
+    const f = floorRow(idx);
+    const how = `declaring every task infeasible at step 1 passes exactly the infeasible tasks that need no question to the user: ${f.infeasible} of the ${f.tasks} distinct tasks of the selected episodes (counted from the tasks, not run; a parameterised task counts once)`;
+    const cells = { agent: [h("div", null, "always infeasible ", h("span", { class: "badge floor", title: "a floor, not an agent: not ranked" }, "floor")),
+        h("div", { class: "sub" }, "declaring infeasible at step 1")],
+      episodes: `${f.infeasible} / ${f.tasks} tasks`, success_rate: h("b", { class: "floor-rate" }, pct(f.rate)) };
+    return h("tbody", { class: "floor" }, h("tr", { "data-floor": "always-infeasible", title: how },
+      LB_COLUMNS.map((c) => h("td", { class: c.left ? "left" : "", title: how }, cells[c.key] || ""))));
+  }
   function renderLeaderboard(idx) {
     const rows = sortRows(leaderboardRows(idx), state.sort, (r, k) => r[k]);
     const ranked = rows.filter((r) => !r.reference), refs = rows.filter((r) => r.reference);
@@ -216,6 +233,7 @@
     if (refs.length) table.append(h("tbody", { class: "references" },
       h("tr", null, h("td", { class: "left sub", colspan: LB_COLUMNS.length }, "References (the full task was revealed to them; not ranked)")),
       refs.map(line)));
+    if (rows.length) table.append(floorBody(idx));
     if (!rows.length) table.append(h("tbody", null, h("tr", null, h("td", { class: "left", colspan: LB_COLUMNS.length }, "No episodes match the filters."))));
     $("lb-hint").textContent = `${idx.length.toLocaleString("en-US")} episodes, ${rows.length} agents`;
   }
