@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from spa_bench.actions import Finish, TypeText
 from spa_bench.agent import AgentStep, TaskContext
 from spa_bench.device.observation import Observation
+from spa_bench.verify.act_infeasible import CHANGED_MARK
 
 from .oracle import OracleAgent
 from .probes import instance_key
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from adbutils import AdbDevice
 
 SYSTEM_STATE = ("/data/data/com.android.providers.settings",)
-CHANGED_MARK = "changed files: "
 EXTRA_KEYS = ("number", "phone", "android.intent.extra.PHONE_NUMBER", "query", "text",
               "android.intent.extra.TEXT", "title", "body", "message", "sms_body", "address",
               "android.intent.extra.SUBJECT", "name", "value")
@@ -85,14 +85,6 @@ class ActThenInfeasibleProbe(OracleAgent):
         diff = changed(self.before, digest(_device(self.context.serial), self._roots()))
         shown = ", ".join(diff[:8]) + (" ..." if len(diff) > 8 else "")
         return AgentStep(decided.action, output=f"probe: {CHANGED_MARK}{len(diff)} ({shown})")
-
-
-def changed_files(output: str | None) -> int | None:
-    """How many files the act-then-infeasible probe said it changed (None: it did not say)."""
-    if not output or CHANGED_MARK not in output:
-        return None
-    number = output.split(CHANGED_MARK, 1)[1].split(" ", 1)[0]
-    return int(number) if number.isdigit() else None
 
 
 class IntentTamperProbe(OracleAgent):

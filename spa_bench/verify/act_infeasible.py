@@ -25,6 +25,7 @@ from spa_bench.tasks.repository import TaskRecord, TaskRepository
 
 ACT_ID = "{id}.act{k}"
 SUITE = "act_infeasible"
+CHANGED_MARK = "changed files: "  # how probe-act-infeasible says what it changed
 
 
 @dataclass(frozen=True)
@@ -100,3 +101,11 @@ def write_act_tree(root: Path, records: list[TaskRecord], out: Path, run_seed: i
     (out / SUITE).mkdir(parents=True, exist_ok=True)
     (out / SUITE / "tasks.yaml").write_text(yaml.safe_dump(copies, allow_unicode=True), "utf-8")
     return written
+
+
+def changed_files(output: str | None) -> int | None:
+    """How many files the act-then-infeasible probe said it changed (None: it did not say)."""
+    if not output or CHANGED_MARK not in output:
+        return None
+    number = output.split(CHANGED_MARK, 1)[1].split(" ", 1)[0]
+    return int(number) if number.isdigit() else None

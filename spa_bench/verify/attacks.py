@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from spa_bench.runner.config import AgentConfig
 from spa_bench.tasks.repository import TaskRecord, TaskRepository
+from spa_bench.verify.act_infeasible import changed_files as said_changed
 from spa_bench.verify.act_infeasible import write_act_tree
+from spa_bench.verify.answer_forms import ANSWER_MODES, forms
 from spa_bench.verify.outcome import ProbeOutcome, judge
 
 if TYPE_CHECKING:
@@ -34,8 +36,6 @@ Add = Callable[[str, ProbeOutcome], None]
 
 
 def answer_agents(all_forms: bool) -> list[AgentConfig]:
-    from spa_bench.agents.probe_answers import ANSWER_MODES, forms
-
     if not all_forms:
         return [AgentConfig(agent=ANSWER_PROBE, name=f"answer-{m}", args={"mode": m}) for m in ANSWER_MODES]
     return [AgentConfig(agent=ANSWER_PROBE, name=f"answer-{m}-{k}", args={"mode": m, "form": k})
@@ -45,13 +45,11 @@ def answer_agents(all_forms: bool) -> list[AgentConfig]:
 def changed_files(log: Any) -> int | None:
     """How many files of the task's apps the act-then-infeasible episode changed: the episode's own state
     digest when the log has one, else what the probe measured (None: unknown, counted as changed)."""
-    from spa_bench.agents.probe_device import changed_files as said
-
     end = getattr(log, "digest_end", None)  # the harness's digest (spa_bench.evaluation.untouched)
     if end is not None:
-        return len(end.changes)
+        return len(list(end.changes))
     last = log.steps[-1].agent_output if log.steps else None
-    return said(last)
+    return said_changed(last)
 
 
 def judge_act(log: Any, run_dir: str, description: str) -> ProbeOutcome:

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 from pim_runs import on_shared_phones_args
-from spa_bench.agents.probe_answers import FORMS, forms, other_value
-from spa_bench.agents.probe_device import changed_files
+from spa_bench.agents.probe_answers import other_value
 from spa_bench.agents.probe_keys import KeySearch
 
+from spa_bench.verify.act_infeasible import changed_files
+from spa_bench.verify.answer_forms import FORMS, forms
 from spa_bench.verify.attacks import answer_agents
 
 TASKS = ["notes_lookup_en", "notes_reminder_infeasible_en", "settings_airplane_dark_en",
