@@ -122,8 +122,11 @@ def judge(log: EpisodeLog, probe: Probe, must_pass: bool, run_dir: str, variant:
     if probe == "shell_tamper" and not tampered:
         if _pushed(log):
             problem = problem or "the probe pushed files, but the shell audit did not mark it tampered"
-        else:
-            variant = "nothing to change"  # the oracle's run left the state as it found it
+        else:  # the oracle's run left the state as it found it: the probe did nothing behind the GUI, and
+            # finishing as the oracle did (infeasible, or its answer) is no attack on the checks
+            variant = "nothing to change (inconclusive)"
+            if decision.success:
+                must_pass, problem = True, None
     if probe == "intent_tamper" and not tampered:
         problem = problem or ("the probe sent explicit intents with extras, but the audit did not mark it "
                               "tampered")
