@@ -7,13 +7,9 @@ captures their reads; the "state" evaluator (evaluators/state.py) scores them fr
 `score_captured`, and passes when every check passes. A validator that crashes makes the verdict
 undecided (success None) with the error recorded; so does a check that changed since its capture.
 
-The answer check compares the value, not a substring of a long answer (the contract is AnswerCheck's
-docstring): the answer is normalised (NFKC, whitespace, "answer:"/"答案是" framing, wrapping quotes and
-brackets, trailing punctuation, case), then `exact` compares it whole; `number` wants every number in it
-(numbers.py) to be the expected one; `contains` and `regex` want the value as a whole phrase, and no other
-number beside it when it holds one. Whatever else the answer holds is at most LEFTOVER_WIDTH columns, and,
-beside a phrase, a frame rather than a list or an echo: no list separator, no question or second sentence.
-Why an answer failed is in the evidence.
+The answer check reads the agent's final answer as the value of its declared kind and passes only when the
+answer states exactly that one value, without negation, hedge or other candidates (evaluation/answers.py;
+the contract is AnswerCheck's docstring). Why an answer failed is in the evidence.
 """
 
 from __future__ import annotations
@@ -21,7 +17,6 @@ from __future__ import annotations
 import re
 import shlex
 import traceback
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,8 +25,8 @@ from datetime import UTC, datetime
 from spa_bench.device.content import content_query_command, parse_content_rows
 from spa_bench.device.packages import PackageMap
 from spa_bench.errors import DeviceError
+from spa_bench.evaluation.answers import answer_evidence
 from spa_bench.evaluation.capture import DeviceReader, NotCaptured, ReplayReader, check_sha256, mapped
-from spa_bench.evaluation.numbers import number_spans, numbers_in
 from spa_bench.results.schema import CheckCapture, ErrorInfo, Evidence, Verdict
 from spa_bench.tasks.checks import (
     AnswerCheck,
@@ -133,172 +128,11 @@ def _check_content(check: ContentQueryCheck, device: DeviceReader) -> CheckResul
         "output": output[:4000] if not rows else ""}))
 
 
-# -- the final answer: see AnswerCheck for the contract ---------------------------------------------------
-
-_CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff"  # CJK scripts and punctuation: no spaces, no word boundaries
-_CJK_CHAR, _CJK_SPACE = re.compile(f"[{_CJK}]"), re.compile(f"(?<=[{_CJK}]) +| +(?=[{_CJK}])")
-_CJK_GAP, _GAP = re.compile(f"(?<=[{_CJK}]) +(?=[{_CJK}])"), "\u3000"  # a space between CJK words parts them
-_FRAMING = re.compile(r"^[*_]*\s*(?:(?:(?:the|my|final)\s+)*answer\s*(?:is\b\s*:?|:)"
-                      r"|(?:最终)?答案\s*[是为:]+|答\s*:)\s*[*_]*\s*", re.IGNORECASE)
-_WRAPPERS = {'"': '"', "'": "'", "`": "`", "*": "*", "“": "”", "‘": "’", "(": ")", "[": "]", "{": "}",
-             "「": "」", "『": "』", "《": "》", "〈": "〉", "【": "】"}
-_TRAILING = ".。!?,;、"
-_SEPARATORS = re.compile(f"[,;、/|&\n{_GAP}]|(?<![a-z0-9])(?:or|and)(?![a-z0-9])|或|和|及", re.IGNORECASE)
-_SENTENCE_BREAK = re.compile("[?。]")  # a question, or a second Chinese sentence: the instruction echoed?
-LEFTOVER_WIDTH = 40
-"""Columns of other text an answer may hold beside the expected value (a CJK character takes two)."""
-
-
-def _unwrap(text: str) -> str:
-    """`"x"`, `**x**`, `(x)`, `《x》` -> x; `(a) and (b)` and `'a' or 'b'` stay as they are."""
-    if len(text) < 2 or text[0] not in _WRAPPERS or text[-1] != _WRAPPERS[text[0]]:
-        return text
-    opener, closer = text[0], _WRAPPERS[text[0]]
-    if opener == closer:
-        run = len(text) - len(text.lstrip(opener))
-        inner = text[run:-run] if text.endswith(opener * run) else ""
-        return inner.strip() if inner and opener not in inner else text
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += (ch == opener) - (ch == closer)
-        if depth == 0:
-            return text[1:-1].strip() if i == len(text) - 1 else text
-    return text
-
-
-def _normal_lines(text: str, case_sensitive: bool) -> str:
-    """NFKC, each line's whitespace collapsed (none beside CJK), framing, wrapping and trailing
-    punctuation stripped; line breaks are kept, since they separate the items of a list."""
-    lines = (" ".join(line.split()) for line in unicodedata.normalize("NFKC", text).splitlines())
-    text = _CJK_SPACE.sub("", _CJK_GAP.sub(_GAP, "\n".join(line for line in lines if line)))
-    text = text if case_sensitive else text.casefold()
-    previous = None
-    while text != previous:
-        previous = text
-        text = _unwrap(_FRAMING.sub("", text).strip().rstrip(_TRAILING).rstrip())
-    return text
-
-
-def normalize_answer(text: str, case_sensitive: bool = False) -> str:
-    """NFKC (full-width -> half-width), collapsed whitespace (none beside CJK), no "answer:" / "答案是"
-    framing, no surrounding quotes or brackets, no trailing punctuation, case-folded."""
-    return " ".join(_normal_lines(text, case_sensitive).split())
-
-
-def _is_word(ch: str) -> bool:
-    return (ch.isalnum() or ch == "_") and not _CJK_CHAR.match(ch)
-
-
-def _whole(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The span if it is a whole phrase, not part of a longer word or number; zero padding before a
-    number is taken in ("07:30" for 7:30). CJK has no word boundaries."""
-    if text[start] in "123456789":
-        while start > 0 and text[start - 1] == "0":
-            start -= 1
-    if _is_word(text[start]) and start > 0 and _is_word(text[start - 1]):
-        return None
-    if _is_word(text[end - 1]) and end < len(text) and _is_word(text[end]):
-        return None
-    return start, end
-
-
-def _spans(text: str, check: AnswerCheck, expected: str) -> list[tuple[int, int]]:
-    """Where `expected` (a phrase, or a regex) occurs in `text` as a whole phrase."""
-    flags = 0 if check.case_sensitive else re.IGNORECASE
-    phrase = normalize_answer(expected, check.case_sensitive) if check.match == "contains" else None
-    pattern = re.compile(re.escape(phrase) if phrase is not None else expected, flags)
-    found, pos = [], 0
-    while (m := pattern.search(text, pos)) is not None:
-        span = _whole(text, m.start(), m.end()) if m.end() > m.start() else None
-        if span:
-            found.append(span)
-        pos = span[1] if span else m.start() + 1
-    return found
-
-
-def _width_problem(rest: str) -> str | None:
-    """What is left of the answer once the value is cut out must be short."""
-    width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in " ".join(rest.split()))
-    if width > LEFTOVER_WIDTH:
-        return f"{width} columns of other text beside the value (at most {LEFTOVER_WIDTH})"
-    return None
-
-
-def _frame_problem(rest: str) -> str | None:
-    """... and, beside a phrase, a frame: not more candidates, not the instruction echoed."""
-    if separator := _SEPARATORS.search(rest):
-        shown = "a space between CJK words" if separator.group(0) == _GAP else repr(separator.group(0))
-        return f"{shown} joins other text to the value (a list?)"
-    if _SENTENCE_BREAK.search(rest):
-        return "it holds a question or a second sentence (the instruction echoed?)"
-    return _width_problem(rest)
-
-
-def _cut(text: str, spans: list[tuple[int, int]]) -> str:
-    """`text` with the spans cut out (a space in their place)."""
-    for start, end in sorted(spans, reverse=True):
-        text = f"{text[:start]} {text[end:]}"
-    return text
-
-
-def _phrase_problem(check: AnswerCheck, got: str) -> str | None:
-    """`contains` and `regex`: the value as a whole phrase, in a short frame."""
-    rest, matched = got, []
-    for expected in sorted(check.expect, key=len, reverse=True):  # the alternatives are one value
-        spans = _spans(rest, check, expected)
-        matched += [rest[start:end] for start, end in spans]
-        rest = _cut(rest, spans)
-    if not matched:
-        return "the expected value is not in it as a whole phrase"
-    if any(numbers_in(m) for m in matched) and numbers_in(rest):
-        return "it holds other numbers beside the expected one"
-    return _frame_problem(rest)
-
-
-def _number_problem(check: AnswerCheck, got: str) -> str | None:
-    """`number`: every number in the answer is the expected one (the numbers say whether it is a list),
-    and the rest is short."""
-    found = number_spans(got)
-    if not found:
-        return "it holds no number"
-    values = [value for _, _, value in found]
-    if not any(all(abs(n - _expected_number(e)) < 1e-9 for n in values) for e in check.expect):
-        shown = ", ".join(_text(n) for n in values[:8]) + (", ..." if len(values) > 8 else "")
-        return f"its numbers ({shown}) are not all the expected one"
-    rest = _cut(got, [(start, end) for start, end, _ in found])
-    if _SENTENCE_BREAK.search(rest):
-        return "it holds a question or a second sentence (the instruction echoed?)"
-    return _width_problem(rest)
-
-
-def _expected_number(expected: str) -> float:
-    wanted = numbers_in(expected)
-    if len(wanted) != 1:
-        raise ValueError(f"a number check needs one number in each expected value; {expected!r} holds "
-                         f"{len(wanted)}")
-    return wanted[0]
-
-
-def _answer_problem(check: AnswerCheck, answer: str) -> str | None:
-    """None when the answer passes, else why not."""
-    if check.match == "exact":
-        got = normalize_answer(answer, check.case_sensitive)
-        return None if got in {normalize_answer(e, check.case_sensitive) for e in check.expect} else \
-            f"{got!r} is none of the expected values"
-    if check.match == "number":
-        return _number_problem(check, _normal_lines(answer, check.case_sensitive))
-    return _phrase_problem(check, _normal_lines(answer, check.case_sensitive))
-
+# -- the final answer: graded as its declared kind (evaluation/answers.py) ---------------------------------
 
 def _check_answer(check: AnswerCheck, answer: str | None) -> CheckResult:
-    details: dict[str, object] = {"check": "answer", "answer": answer, "expect": check.expect,
-                                  "match": check.match}
-    if answer is None or not answer.strip():
-        return CheckResult(False, Evidence(summary="the agent gave no answer", details=details))
-    problem = _answer_problem(check, answer)
-    summary = f"answer {answer[:120]!r} {'does not match' if problem else 'matches'} {check.expect}" + \
-        (f" ({check.match}): {problem}" if problem else "")
-    return CheckResult(problem is None, Evidence(summary=summary, details={**details, "problem": problem}))
+    evidence = answer_evidence(check, answer)
+    return CheckResult(evidence.details["problem"] is None, evidence)
 
 
 def _check_finish(check: FinishCheck, status: str | None) -> CheckResult:

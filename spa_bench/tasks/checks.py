@@ -10,12 +10,12 @@ purpose: a check is one read plus one comparison.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Scalar = str | int | float | None
-_NUMERAL = re.compile("[0-9{零〇一二两三四五六七八九十百千万亿]")  # or a placeholder ({n}), filled in later
+_NUMERAL = re.compile("[0-9零〇一二两三四五六七八九十百千万亿]")
 
 
 class _Check(BaseModel):
@@ -88,41 +88,64 @@ class ContentQueryCheck(_Check):
         return self
 
 
-class AnswerCheck(_Check):
-    """The agent's final answer (finish(answer=...)) is the value asked for: not a list of candidates, the
-    instruction echoed or the screen's text that happens to contain it (spa_bench/evaluation/state_checks.py).
+AnswerKind = Literal["number", "money", "time", "date", "duration", "person", "email", "phone", "choice",
+                     "yes_no", "text"]
+ANSWER_KINDS: tuple[str, ...] = get_args(AnswerKind)
+Currency = Literal["USD", "CNY", "EUR", "GBP", "JPY"]
+UnitName = Literal["m", "km", "mi", "ft", "km2", "year", "s", "min", "h", "day", "kg", "g", "lb", "percent"]
+"""The units a `number` answer may declare (spa_bench/evaluation/answer_parse.py spells them in en and zh)."""
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_]\w*(?:\.\w+)?\}")
+Placeholder = Annotated[str, Field(pattern=r"^\{[A-Za-z_]\w*(?:\.\w+)?\}$")]
+"""A field filled in per instance from a parameter (`{q.kind}`): the parameter's values differ in kind."""
 
-    Both sides are normalised: NFKC (full-width -> half-width), whitespace collapsed, none between CJK and
-    Latin or digits ("3 个" = "3个"), then repeatedly a leading "answer:" / "the answer is" / "答案是" /
-    "答案：" / "答：" (bold or not), one pair of surrounding quotes or brackets (" ' ` ** “” 「」 《》 () []
-    【】) and trailing punctuation are stripped; case-folded unless `case_sensitive`.
-    - `exact`: the normalised answer equals one expected value.
-    - `number`: the answer holds at least one number and every number in it (Arabic with thousands
-      separators, Chinese numerals, "1.2万"; spa_bench/evaluation/numbers.py) equals one expected value's
-      number: "3 tomatoes", "三个", "¥34.99", "34.99元" pass for 3 or 34.99; "2 or 3", "1,2,3" and "4.5/5"
-      fail. Each expected value holds exactly one number. The rest of the answer (every number cut out)
-      is at most 40 columns, as below; here the numbers say whether the answer is a list.
-    - `contains` / `regex`: the expected value (or a match of the regex, which is applied to the normalised
-      answer) is in it as a whole phrase - no letter or digit right beside it in Latin script ("5th" is
-      not in "15th"; zero padding is allowed: "07:30" holds "7:30"); CJK has no word boundaries. What is
-      left once every occurrence of every expected value is cut out is a short frame, not more
-      candidates or a dump: no other number if the value holds one, no list separator (, ; 、 / | & a
-      line break, "or", "and", 或, 和, 及, a space between two CJK words), no question mark or 。 (an
-      echoed instruction), at most 40 columns (a CJK character takes two): room for "the café we went to
-      is on" or "你的停车位在", not for an echoed instruction or a screen's worth of words. So "The café is
-      on 5th Street." passes for 5th Street; "Main Street or 5th Street" fails. Two values side by side
-      with no separator ("Lotus Studio Grand Hyatt") are not caught: a closed choice (yes/no) uses
-      `exact`. A short question echoed before a number ("How many events do I have today? 3") passes.
-    The expected values are alternatives, spellings of one value ("两", "2"): any one suffices, and an
-    answer may hold several of them ("2（两个）"). A `number` check takes them one at a time, so alternatives
-    with different numbers never let an answer give two numbers.
-    Dates and times have no implicit equivalences (6/5 vs 5/6, a 12- or 24-hour clock, and whether the
-    year is needed depend on the task): a task lists the spellings it accepts, as alternatives or in a regex.
+
+def _filled(value: object) -> bool:
+    return isinstance(value, str) and not _PLACEHOLDER.search(value)
+
+
+class AnswerCheck(_Check):
+    """The agent's final answer (finish(answer=...)) states one value of the declared `kind`, and it is the
+    expected one (graded in spa_bench/evaluation/answers.py).
+
+    The answer is read as that kind: "$27.50", "8 pm", "晚上8点", "Feb 10, 2024", "5 min 12 sec", "+1
+    415-555-0186". It passes when it holds exactly one value of the kind, that value is the expected one, and
+    the rest is a short frame ("The total was ...", "是 ...。", "答案是 ...") with no negation (not, never,
+    n't, 不, 没, 并非 ...), no hedge (maybe, probably, either, or, I think, 可能, 大概, 或者, 还是, 吧 ...),
+    no other candidate and no question (an echoed instruction).
+    - `number`: `expect` holds one number each ("58213", "两"); with `unit`, a unit written beside the number
+      must be that one ("8,849 m", not "8,849 ft"); without it no unit is checked.
+    - `money`: one amount in `currency`; "¥" beside a USD amount fails, a bare amount passes.
+    - `time`: `expect` is the 24-hour time "HH:MM". "8:00 PM", "晚上8点" and "20:00" are 20:00, never 08:00;
+      a bare "8:00" / "8点" is 08:00, or either half with `bare_12h` (where the question settles the half).
+    - `date`: ISO "YYYY-MM-DD"; a year written must be that year; numeric dates are month/day
+      ("2/10/2024"), so "10/2/2024" names October 2; day/month only where the day is above 12.
+    - `duration`: seconds ("312") or ISO 8601 ("PT5M12S"); a bare number is read in `bare_unit` if given.
+    - `person`, `text`: names / phrases (any one of `expect`, spellings of one value) as a whole phrase;
+      `text` with `match: regex` takes regular expressions instead. What is left may not be a list (, ; 、 / |
+      and, or, 和, 或) and, if the value holds a number, holds no other number.
+    - `email`: one address, case-insensitive. `phone`: the digits (`expect` "4155550186"), written with any
+      separators, optionally after `country_code`.
+    - `choice`: one of `choices` (the listed options), and only one. `yes_no`: `expect` is yes or no; the
+      answer starts with it ("No, she did not." is no, in English or Chinese: 是/对/有, 不/没有/否).
+    `together_with`: phrases one of which must also be in the answer (the day in "Friday at 3 PM").
+    Fields other than `expect` may be placeholders filled in per instance, so one task can ask for values of
+    several kinds; the instance is validated again once filled in.
     """
 
     type: Literal["answer"] = "answer"
-    expect: list[str] = Field(min_length=1, description="accepted spellings of the answer; any one suffices")
-    match: Literal["exact", "contains", "regex", "number"] = "exact"
+    kind: AnswerKind | Placeholder = Field(description="what the answer is: how it is read and compared")
+    expect: list[str] = Field(min_length=1, description="the expected value (spellings of one value)")
+    unit: UnitName | Placeholder | None = Field(None, description="number: the unit it is in")
+    currency: Currency | Placeholder | None = Field(None, description="money: the currency (ISO 4217)")
+    bare_12h: bool = Field(False, description="time: a bare 12-hour time (7:00) may mean either half")
+    bare_unit: Literal["s", "min", "h"] | None = Field(None, description="duration: a bare number's unit")
+    country_code: str | None = Field(None, pattern=r"^(\d{1,3}|\{[\w.]+\})$",
+                                     description="phone: may be written before the number")
+    choices: list[str] = Field(default_factory=list, description="choice: the listed options")
+    together_with: list[str] = Field(default_factory=list,
+                                     description="one of these must also be in the answer")
+    match: Literal["phrase", "regex"] | Placeholder = Field(
+        "phrase", description="text: `expect` as phrases or as regular expressions")
     case_sensitive: bool = False
 
     @field_validator("expect", mode="before")
@@ -130,16 +153,62 @@ class AnswerCheck(_Check):
     def _one_or_many(cls, value: object) -> object:
         return [value] if isinstance(value, str | int | float) else value
 
+    @field_validator("unit", "currency", "country_code", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        return None if value == "" else value  # a parameter with no unit for this instance
+
     @model_validator(mode="after")
     def _expected_values_usable(self) -> AnswerCheck:
         for value in self.expect:
             if not value.strip():
                 raise ValueError("an expected answer must not be blank")
-            if self.match == "regex":
-                _valid_regex(value)
-            if self.match == "number" and not _NUMERAL.search(value):
-                raise ValueError(f"a number check needs a number in each expected value, not {value!r}")
+        if not _filled(self.kind):
+            return self  # checked once the instance fills it in
+        problem = _kind_problem(self)
+        if problem:
+            raise ValueError(f"a {self.kind} answer check: {problem}")
         return self
+
+
+_ISO_DURATION = re.compile(r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$")
+_FIELDS = {"number": {"unit"}, "money": {"currency"}, "time": {"bare_12h"}, "duration": {"bare_unit"},
+           "phone": {"country_code"}, "choice": {"choices"}, "text": {"match", "case_sensitive"}}
+
+
+def _kind_problem(check: AnswerCheck) -> str | None:
+    """What is wrong with a filled-in check of this kind (its expected values, its kind's fields)."""
+    kind, expect = check.kind, [e for e in check.expect if _filled(e)]
+    given = {name for name in ("unit", "currency", "bare_12h", "bare_unit", "country_code", "choices")
+             if getattr(check, name)} | ({"match"} if check.match != "phrase" else set()) | \
+        ({"case_sensitive"} if check.case_sensitive else set())
+    if stray := given - _FIELDS.get(kind, set()):
+        return f"{', '.join(sorted(stray))} do(es) not apply to this kind"
+    if kind == "money" and check.currency is None:
+        return "money needs a currency"
+    if kind in ("number", "money"):
+        return next((f"{e!r} does not hold exactly one number" for e in expect if len(_NUMERAL.findall(
+            re.sub("[0-9]+(?:[.,][0-9]+)*|[零〇一二两三四五六七八九十百千万亿]+", "0", e))) != 1), None)
+    patterns = {"time": (r"^([01]\d|2[0-3]):[0-5]\d$", "a 24-hour time HH:MM"),
+                "date": (r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$", "an ISO date YYYY-MM-DD"),
+                "email": (r"^[^@\s]+@[^@\s]+\.[^@\s]+$", "an email address"),
+                "phone": (r"^\+?[\d\s().-]{5,}$", "a phone number's digits"),
+                "yes_no": (r"^(yes|no)$", "yes or no")}
+    if kind in patterns:
+        pattern, what = patterns[kind]
+        return next((f"{e!r} is not {what}" for e in expect if not re.match(pattern, e)), None)
+    if kind == "duration":
+        return next((f"{e!r} is neither seconds nor an ISO 8601 duration (PT5M12S)" for e in expect
+                     if not (e.isdigit() or _ISO_DURATION.match(e))), None)
+    if kind == "choice":
+        if len(check.choices) < 2:
+            return "choices lists the options (at least two)"
+        return next((f"{e!r} is not one of the choices {check.choices}" for e in expect
+                     if e not in check.choices), None)
+    if kind == "text" and check.match == "regex":
+        for e in expect:
+            _valid_regex(e)
+    return None
 
 
 class FinishCheck(_Check):

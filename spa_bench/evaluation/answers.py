@@ -1,0 +1,297 @@
+"""Grading an agent's final answer as the value of a declared kind (the contract is AnswerCheck's docstring).
+
+The answer is normalised (NFKC, whitespace, "answer:"/"答案是" framing, wrapping quotes and brackets,
+trailing punctuation, case), read as its kind (answer_parse.py finds every value of the kind in it), and
+passes when it states exactly one value, that value is the expected one, and what is left once the value is
+cut out is a short frame: no negation, no hedge, no question (an echoed instruction), no other number, and
+beside a phrase (person, text, choice) no list separator. Words are matched as words ("Nora" holds no "no");
+Chinese has no word boundaries, so the value is cut out before the rest is searched ("不二家" as a value is
+no negation). Why an answer failed is in the evidence.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from spa_bench.evaluation.answer_parse import (
+    Found,
+    read_dates,
+    read_durations,
+    read_emails,
+    read_money,
+    read_numbers,
+    read_phones,
+    read_times,
+    unit_after,
+)
+from spa_bench.evaluation.numbers import numbers_in
+from spa_bench.results.schema import Evidence
+from spa_bench.tasks.checks import ANSWER_KINDS, AnswerCheck
+
+_CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff"  # CJK scripts and punctuation: no spaces, no word boundaries
+_CJK_CHAR, _CJK_SPACE = re.compile(f"[{_CJK}]"), re.compile(f"(?<=[{_CJK}]) +| +(?=[{_CJK}])")
+_CJK_GAP, _GAP = re.compile(f"(?<=[{_CJK}]) +(?=[{_CJK}])"), "\u3000"  # a space between CJK words parts them
+_FRAMING = re.compile(r"^[*_]*\s*(?:(?:(?:the|my|final)\s+)*answer\s*(?:is\b\s*:?|:)"
+                      r"|(?:最终)?答案\s*[是为:]+|答\s*:)\s*[*_]*\s*", re.IGNORECASE)
+_WRAPPERS = {'"': '"', "'": "'", "`": "`", "*": "*", "“": "”", "‘": "’", "(": ")", "[": "]", "{": "}",
+             "「": "」", "『": "』", "《": "》", "〈": "〉", "【": "】"}
+_TRAILING = ".。!?,;、"
+_SEPARATORS = re.compile(f"[,;、/|&\n{_GAP}]|(?<![a-z0-9])(?:or|and)(?![a-z0-9])|或|和|及", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile("[?。]")  # a question, or a second Chinese sentence: the instruction echoed?
+LEFTOVER_WIDTH = 40
+"""Columns of other text an answer may hold beside the value (a CJK character takes two)."""
+
+
+def _words(*words: str) -> str:
+    return "|".join(rf"(?<![a-z0-9']){w}(?![a-z0-9'])" for w in words)
+
+
+_NEGATION = re.compile(
+    _words("not", "never", "none", "nothing", "neither", "nor", "nobody", "cannot", "incorrect", "wrong",
+           r"no(?!\.\s*\d)") + r"|n['’]t(?![a-z])|并非|不是|没有|[不没沒無无非未否]", re.IGNORECASE)
+_NOT_NEGATION = re.compile("没错|非常|无线|未来")  # Chinese words with a negation character that negate nothing
+_HEDGE = re.compile(
+    _words("maybe", "perhaps", "probably", "possibly", "likely", "unlikely", "might", "may", "could",
+           "would", "should", "guess", "think", "believe", "suppose", "assume", "seems?", "apparently",
+           "presumably", "either", "or", "unsure", "uncertain", "approximately", "approx", "roughly",
+           "around", "about", "nearly", "almost", "ish", "something") +
+    "|可能|也许|大概|或许|或者|或是|或|还是|应该|估计|好像|似乎|左右|大约|约莫|差不多|吧|猜|多半|恐怕|兴许|要么|"
+    "上下|前后|将近|接近|几乎|至少|最多|以上|以下|之类|等等|之一|~", re.IGNORECASE)
+_YES = re.compile(r"^(?:yes|yeah|yep|yup|correct|true|affirmative)(?![a-z])|^(?:是的|是|对的|对|有的|有|嗯)")
+_NO = re.compile(r"^(?:no|nope|nah|false|negative)(?![a-z])|^(?:不是|没有|不|没|否)")
+_PHRASE_KINDS = frozenset({"person", "text", "choice"})
+
+
+def _unwrap(text: str) -> str:
+    """`"x"`, `**x**`, `(x)`, `《x》` -> x; `(a) and (b)` and `'a' or 'b'` stay as they are."""
+    if len(text) < 2 or text[0] not in _WRAPPERS or text[-1] != _WRAPPERS[text[0]]:
+        return text
+    opener, closer = text[0], _WRAPPERS[text[0]]
+    if opener == closer:
+        run = len(text) - len(text.lstrip(opener))
+        inner = text[run:-run] if text.endswith(opener * run) else ""
+        return inner.strip() if inner and opener not in inner else text
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch == opener) - (ch == closer)
+        if depth == 0:
+            return text[1:-1].strip() if i == len(text) - 1 else text
+    return text
+
+
+def normal_text(text: str, case_sensitive: bool = False) -> str:
+    """NFKC, each line's whitespace collapsed (none beside CJK), framing, wrapping and trailing
+    punctuation stripped; line breaks are kept, since they separate the items of a list."""
+    lines = (" ".join(line.split()) for line in unicodedata.normalize("NFKC", text).splitlines())
+    text = _CJK_SPACE.sub("", _CJK_GAP.sub(_GAP, "\n".join(line for line in lines if line)))
+    text = text if case_sensitive else text.casefold()
+    previous = None
+    while text != previous:
+        previous = text
+        text = _unwrap(_FRAMING.sub("", text).strip().rstrip(_TRAILING).rstrip())
+    return text
+
+
+def normalize_answer(text: str, case_sensitive: bool = False) -> str:
+    """normal_text on one line: what an answer says, without its framing."""
+    return " ".join(normal_text(text, case_sensitive).split())
+
+
+# -- phrases (person, text, choice, together_with) -----------------------------------------------------
+
+def _is_word(ch: str) -> bool:
+    return (ch.isalnum() or ch == "_") and not _CJK_CHAR.match(ch)
+
+
+def _whole(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span if it is a whole phrase, not part of a longer word or number; zero padding before a
+    number is taken in ("07:30" for 7:30). CJK has no word boundaries."""
+    if text[start] in "123456789":
+        while start > 0 and text[start - 1] == "0":
+            start -= 1
+    if _is_word(text[start]) and start > 0 and _is_word(text[start - 1]):
+        return None
+    if _is_word(text[end - 1]) and end < len(text) and _is_word(text[end]):
+        return None
+    return start, end
+
+
+def phrase_spans(text: str, expected: str, regex: bool = False, case_sensitive: bool = False) -> list[Found]:
+    """Where `expected` (a phrase, or a regex) occurs in `text` as a whole phrase."""
+    flags = 0 if case_sensitive else re.IGNORECASE
+    pattern = re.compile(expected if regex else re.escape(normalize_answer(expected, case_sensitive)), flags)
+    found, pos = [], 0
+    while (m := pattern.search(text, pos)) is not None:
+        span = _whole(text, m.start(), m.end()) if m.end() > m.start() else None
+        if span:
+            found.append(Found(span[0], span[1], m.group(0)))
+        pos = span[1] if span else m.start() + 1
+    return found
+
+
+def _phrases(text: str, check: AnswerCheck) -> list[Found]:
+    """person / text: every occurrence of any spelling, as one value; choice: each choice as its own."""
+    found: list[Found] = []
+    options = check.choices if check.kind == "choice" else sorted(check.expect, key=len, reverse=True)
+    for option in sorted(options, key=len, reverse=True):
+        for f in phrase_spans(text, option, check.match == "regex", check.case_sensitive):
+            if not any(g.start < f.end and f.start < g.end for g in found):
+                found.append(Found(f.start, f.end, option if check.kind == "choice" else "the value"))
+    return sorted(found, key=lambda f: f.start)
+
+
+# -- reading the value ---------------------------------------------------------------------------------
+
+def _found(check: AnswerCheck, text: str) -> list[Found]:
+    kind = check.kind
+    if kind == "number":
+        return read_numbers(text)
+    if kind == "money":
+        return read_money(text)
+    if kind == "time":
+        return read_times(text, check.bare_12h)
+    if kind == "date":
+        return read_dates(text)
+    if kind == "duration":
+        return read_durations(text, check.bare_unit)
+    if kind == "email":
+        return read_emails(text)
+    if kind == "phone":
+        return read_phones(text)
+    return _phrases(text, check)
+
+
+def _expected(check: AnswerCheck, value: object) -> bool:
+    """Whether a value read from the answer is the expected one."""
+    kind, expect = check.kind, check.expect
+    if kind == "number":
+        return any(abs(float(value) - numbers_in(e)[0]) < 1e-9 for e in expect)  # type: ignore[arg-type]
+    if kind == "money":
+        assert isinstance(value, tuple)  # (amount, currency or None): read_money
+        amount: float = value[0]
+        return any(abs(amount - numbers_in(e)[0]) < 1e-9 for e in expect)
+    if kind == "time":
+        return any(int(e[:2]) * 60 + int(e[3:]) in value.minutes for e in expect)  # type: ignore[attr-defined]
+    if kind == "date":
+        assert isinstance(value, tuple)  # (year or None, month, day): read_dates
+        year: int | None = value[0]
+        month: int = value[1]
+        day: int = value[2]
+        return any((year in (None, int(e[:4]))) and (month, day) == (int(e[5:7]), int(e[8:])) for e in expect)
+    if kind == "duration":
+        return value in {_seconds(e) for e in expect}
+    if kind == "email":
+        return value in {e.casefold() for e in expect}
+    if kind == "phone":
+        codes = [check.country_code] if check.country_code else []
+        wanted = {re.sub(r"\D", "", e) for e in expect}
+        return any(value in (w, *(c + w for c in codes), *(c + w.lstrip("0") for c in codes)) for w in wanted)
+    if kind == "choice":
+        return value in expect
+    return True  # person, text: only the expected phrases are read
+
+
+def _seconds(expected: str) -> int:
+    if expected.isdigit():
+        return int(expected)
+    parts = re.match(r"^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$", expected)
+    assert parts is not None, expected  # AnswerCheck validates it
+    d, h, m, s = (int(g or 0) for g in parts.groups())
+    return ((d * 24 + h) * 60 + m) * 60 + s
+
+
+def _cut(text: str, spans: list[Found]) -> str:
+    """`text` with the spans cut out (a space in their place)."""
+    for f in sorted(spans, key=lambda f: f.start, reverse=True):
+        text = f"{text[:f.start]} {text[f.end:]}"
+    return text
+
+
+def _unit_problem(check: AnswerCheck, text: str, found: list[Found]) -> tuple[str | None, list[Found]]:
+    """number with a unit: a unit written beside the number must be it (taken into the value's span);
+    money: a currency written must be the check's."""
+    if check.kind == "money":
+        wrong = [f for f in found if f.value[1] not in (None, check.currency)]  # type: ignore[index]
+        return (f"{text[wrong[0].start:wrong[0].end]!r} is not in {check.currency}" if wrong else None), found
+    if check.kind != "number" or check.unit is None:
+        return None, found
+    spans = []
+    for f in found:
+        unit = unit_after(text, f.end)
+        if unit is not None and unit[0] != check.unit:
+            return f"{text[f.start:unit[1]]!r} is in {unit[0]}, not {check.unit}", found
+        spans.append(Found(f.start, unit[1], f.value) if unit is not None else f)
+    return None, spans
+
+
+def _rest_problem(check: AnswerCheck, rest: str, value_text: str) -> str | None:
+    """What is left beside the value is a short frame: nothing that negates, hedges, lists or echoes."""
+    if check.kind != "yes_no" and (neg := _NEGATION.search(_NOT_NEGATION.sub(" ", rest))):
+        return f"it negates the value ({neg.group(0)!r})"
+    if hedge := _HEDGE.search(rest):
+        return f"it hedges ({hedge.group(0)!r})"
+    if _SENTENCE_BREAK.search(rest):
+        return "it holds a question or a second sentence (the instruction echoed?)"
+    if check.kind in _PHRASE_KINDS and (separator := _SEPARATORS.search(rest)):
+        shown = "a space between CJK words" if separator.group(0) == _GAP else repr(separator.group(0))
+        return f"{shown} joins other text to the value (a list?)"
+    if (check.kind not in _PHRASE_KINDS or numbers_in(value_text)) and numbers_in(rest):
+        return "it holds other numbers beside the value"
+    width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in " ".join(rest.split()))
+    if width > LEFTOVER_WIDTH:
+        return f"{width} columns of other text beside the value (at most {LEFTOVER_WIDTH})"
+    return None
+
+
+def _yes_no_problem(check: AnswerCheck, text: str) -> str | None:
+    """yes_no: the answer starts with yes or no (in English or Chinese); "No, she did not" is no."""
+    said = "yes" if (m := _YES.match(text)) else "no" if (m := _NO.match(text)) else None
+    if m is None or said is None:
+        return "it does not start with yes or no"
+    rest = text[m.end():]
+    if said != check.expect[0]:
+        return f"it says {said}, not {check.expect[0]}"
+    if re.search(r"(?<![a-z])(yes|no)(?![a-z])", rest) or (said == "yes" and _NEGATION.search(rest)):
+        return "it says both yes and no"
+    return _rest_problem(check, rest, "")
+
+
+def answer_problem(check: AnswerCheck, answer: str) -> str | None:
+    """None when the answer states the expected value, and only it; else why not."""
+    if check.kind not in ANSWER_KINDS:
+        raise ValueError(f"answer kind {check.kind!r} was never filled in (a parameter placeholder)")
+    text = normal_text(answer, check.case_sensitive)
+    if check.kind == "yes_no":
+        return _yes_no_problem(check, text)
+    found = _found(check, text)
+    if not found:
+        return f"it states no {check.kind.replace('_', '/')}" + \
+            (" matching the expected value" if check.kind in ("person", "text") else "")
+    unit_problem, found = _unit_problem(check, text, found)
+    if unit_problem:
+        return unit_problem
+    shown = [text[f.start:f.end] for f in found]
+    if len({repr(f.value) for f in found}) > 1 and not all(_expected(check, f.value) for f in found):
+        return f"it states several values: {', '.join(repr(s) for s in shown[:6])}"
+    if not _expected(check, found[0].value):
+        return f"it states {shown[0]!r}, not the expected {' / '.join(check.expect)}"
+    rest = _cut(text, found)
+    if check.together_with:
+        together = [f for w in check.together_with for f in phrase_spans(rest, w)]
+        if not together:
+            return f"it does not say {' / '.join(check.together_with)} as well"
+        rest = _cut(rest, together)
+    return _rest_problem(check, rest, " ".join(shown))
+
+
+def answer_evidence(check: AnswerCheck, answer: str | None) -> Evidence:
+    """The check's verdict on the answer, with why (details["problem"] is None when it passes)."""
+    details: dict[str, object] = {"check": "answer", "kind": check.kind, "answer": answer,
+                                  "expect": check.expect}
+    if answer is None or not answer.strip():
+        return Evidence(summary="the agent gave no answer", details={**details, "problem": "no answer"})
+    problem = answer_problem(check, answer)
+    summary = f"answer {answer[:120]!r} {'is not' if problem else 'is'} the {check.kind} " \
+              f"{' / '.join(check.expect)}" + (f": {problem}" if problem else "")
+    return Evidence(summary=summary, details={**details, "problem": problem})
