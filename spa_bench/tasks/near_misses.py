@@ -6,6 +6,12 @@ more, written here: the golden script without its questions, a lucky guess that 
 Replayed by the oracle, a copy must run to the end of its script and its task's own state checks must
 reject it: that is how a test (tests/tasks/test_near_misses.py) or a
 task author proves the checks tell right from almost right.
+
+Every task with an answer check also has two near misses derived from its golden script
+(`answer_near_misses`): the same script whose final answer negates or hedges the right value. The answer check
+alone decides them (the rest of the script is the golden one), so they are graded without a phone, on every
+instance
+(tests/evaluation/test_answer_checks.py); `tasks verify`'s answer_forms probe says such forms on phones.
 """
 
 from __future__ import annotations
@@ -20,9 +26,34 @@ from spa_bench.tasks.repository import read_task_file
 
 if TYPE_CHECKING:
     from spa_bench.results.schema import EpisodeLog
+    from spa_bench.tasks.model import NearMiss, Task
 
 NEAR_MISS_ID = "{id}.near_miss{k}"
 GUESS = "the golden script without its questions to the user: a right guess, never asked"
+
+
+# {x}: the golden answer. Fixed wordings: the probe (spa_bench/verify/answer_forms.py) varies them.
+ANSWER_NEAR_MISSES: dict[str, dict[str, str]] = {
+    "negated": {"en": "It is not {x}.", "zh": "不是{x}。"},
+    "hedged": {"en": "Maybe it is {x}, I am not sure.", "zh": "可能是{x}吧。"},
+}
+
+
+def answer_near_misses(task: Task) -> list[NearMiss]:
+    """The negated and the hedged near miss of a task whose golden script ends with an answer: the golden
+    script with that answer said as "It is not X." / "Maybe it is X" (or in Chinese). None for other tasks."""
+    from spa_bench.actions import Finish
+    from spa_bench.tasks.model import NearMiss
+
+    script = list(task.golden_script or [])
+    if not task.retrieval or not script or not isinstance(script[-1], Finish) or not script[-1].answer:
+        return []
+    finish, answer = script[-1], script[-1].answer
+    said = {mode: forms.get(task.language, forms["en"]).replace("{x}", answer)
+            for mode, forms in ANSWER_NEAR_MISSES.items()}
+    return [NearMiss(description=f"the right answer {mode}: {text!r}",
+                     script=[*script[:-1], finish.model_copy(update={"answer": text})])
+            for mode, text in said.items()]
 
 
 @dataclass(frozen=True)
