@@ -36,7 +36,7 @@ _FRAMING = re.compile(r"^[*_]*\s*(?:(?:(?:the|my|final)\s+)*answer\s*(?:is\b\s*:
                       r"|(?:最终)?答案\s*[是为:]+|答\s*:)\s*[*_]*\s*", re.IGNORECASE)
 _WRAPPERS = {'"': '"', "'": "'", "`": "`", "*": "*", "“": "”", "‘": "’", "(": ")", "[": "]", "{": "}",
              "「": "」", "『": "』", "《": "》", "〈": "〉", "【": "】"}
-_TRAILING = ".。!?,;、"
+_TRAILING = ".。!,;、"  # not "?": a trailing question mark asks ("8:00?"), it is caught as a question
 _SEPARATORS = re.compile(f"[,;、/|&\n{_GAP}]|(?<![a-z0-9])(?:or|and)(?![a-z0-9])|或|和|及", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile("[?。]")  # a question, or a second Chinese sentence: the instruction echoed?
 LEFTOVER_WIDTH = 40
@@ -49,8 +49,8 @@ def _words(*words: str) -> str:
 
 _NEGATION = re.compile(
     _words("not", "never", "none", "nothing", "neither", "nor", "nobody", "cannot", "incorrect", "wrong",
-           r"no(?!\.\s*\d)") + r"|n['’]t(?![a-z])|并非|不是|没有|[不没沒無无非未否]", re.IGNORECASE)
-_NOT_NEGATION = re.compile("没错|非常|无线|未来")  # Chinese words with a negation character that negate nothing
+           r"no(?!\.\s*\d)") + r"|n['’]t(?![a-z])|并非|不是|没有|[不没沒無无非未否错錯]", re.IGNORECASE)
+_NOT_NEGATION = re.compile("没错|非常|无线|未来")  # words with a negation character that negate nothing
 _HEDGE = re.compile(
     _words("maybe", "perhaps", "probably", "possibly", "likely", "unlikely", "might", "may", "could",
            "would", "should", "guess", "think", "believe", "suppose", "assume", "seems?", "apparently",
