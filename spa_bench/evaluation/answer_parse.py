@@ -284,7 +284,7 @@ def read_durations(text: str, bare_unit: str | None = None) -> list[Found]:
 # -- phones and email ----------------------------------------------------------------------------------
 
 _PHONE = re.compile(r"\+?\(?\d[\d\s().-]{3,}\d")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(r"[a-z0-9.+_-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+", re.IGNORECASE)  # ASCII: "是a@b.io"
 
 
 def read_phones(text: str) -> list[Found]:

@@ -33,7 +33,7 @@ _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff"  # CJK scripts and punctuation:
 _CJK_CHAR, _CJK_SPACE = re.compile(f"[{_CJK}]"), re.compile(f"(?<=[{_CJK}]) +| +(?=[{_CJK}])")
 _CJK_GAP, _GAP = re.compile(f"(?<=[{_CJK}]) +(?=[{_CJK}])"), "\u3000"  # a space between CJK words parts them
 _FRAMING = re.compile(r"^[*_]*\s*(?:(?:(?:the|my|final)\s+)*answer\s*(?:is\b\s*:?|:)"
-                      r"|(?:最终)?答案\s*[是为:]+|答\s*:)\s*[*_]*\s*", re.IGNORECASE)
+                      r"|(?:最终)?答案\s*(?:[是为]\s*:?|:)|答\s*:)\s*[*_]*\s*", re.IGNORECASE)
 _WRAPPERS = {'"': '"', "'": "'", "`": "`", "*": "*", "“": "”", "‘": "’", "(": ")", "[": "]", "{": "}",
              "「": "」", "『": "』", "《": "》", "〈": "〉", "【": "】"}
 _TRAILING = ".。!,;、"  # not "?": a trailing question mark asks ("8:00?"), it is caught as a question
@@ -244,6 +244,28 @@ def _rest_problem(check: AnswerCheck, rest: str, value_text: str) -> str | None:
     return None
 
 
+_LATIN_WORD_BEFORE = re.compile(r"(?:^|\s)([A-Za-z][\w'’-]*)\s+$")
+_LATIN_WORD_AFTER = re.compile(r"^\s+([A-Za-z][\w'’-]*)")
+
+
+def _run_on_problem(check: AnswerCheck, answer: str) -> str | None:
+    """A name or phrase run on into other capitalised words with no separator ("Dana Lee Chloe Kim Ivan
+    Petrov", "Main Street 5th Street Oak Avenue") is a list whose separators were left out. Read in the
+    answer's own case: a capitalised word right after the value, or right before it unless it starts the
+    answer ("Ask Chloe Kim" is a frame). Chinese has no case, and no word boundaries: not caught there."""
+    cased = normal_text(answer, case_sensitive=True)
+    options = check.choices if check.kind == "choice" else check.expect
+    for option in options:
+        for f in phrase_spans(cased, option, check.match == "regex"):
+            after = _LATIN_WORD_AFTER.match(cased[f.end:])
+            before = _LATIN_WORD_BEFORE.search(cased[:f.start])
+            if after and after.group(1)[0].isupper():
+                return f"{after.group(1)!r} runs on from the value with no separator (a list?)"
+            if before and before.group(1)[0].isupper() and cased[:before.start(1)].strip():
+                return f"{before.group(1)!r} runs into the value with no separator (a list?)"
+    return None
+
+
 def _yes_no_problem(check: AnswerCheck, text: str) -> str | None:
     """yes_no: the answer starts with yes or no (in English or Chinese); "No, she did not" is no."""
     said = "yes" if (m := _YES.match(text)) else "no" if (m := _NO.match(text)) else None
@@ -276,6 +298,9 @@ def answer_problem(check: AnswerCheck, answer: str) -> str | None:
         return f"it states several values: {', '.join(repr(s) for s in shown[:6])}"
     if not _expected(check, found[0].value):
         return f"it states {shown[0]!r}, not the expected {' / '.join(check.expect)}"
+    run_on = _run_on_problem(check, answer) if check.kind in _PHRASE_KINDS else None
+    if run_on:
+        return run_on
     rest = _cut(text, found)
     if check.together_with:
         together = [f for w in check.together_with for f in phrase_spans(rest, w)]
