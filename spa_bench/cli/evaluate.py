@@ -46,14 +46,18 @@ CALIBRATION_COLUMNS = (
     Column("precision", wide_only=True), Column("recall", wide_only=True))
 
 
-def metrics_table(agents: pd.DataFrame, title: str, wide: bool = False) -> Table:
+def metrics_table(agents: pd.DataFrame, title: str, wide: bool = False,
+                  references: frozenset[str] = frozenset()) -> Table:
     """One row per agent: success with its 95% Wilson interval, SPA-Bench's termination rates, step
-    ratio, time, tokens and cost (agent and evaluators apart; the last ones with `wide`)."""
+    ratio, time, tokens and cost (agent and evaluators apart; the last ones with `wide`). `references`:
+    agents the full task was revealed to (the oracle), marked "(reference)"."""
     rows = []
     for row in agents.to_dict(orient="records"):
         ci = f"[{_fmt(row['success_ci_low'], 'pct')}, {_fmt(row['success_ci_high'], 'pct')}]"
+        agent = str(row["agent"])
         rows.append([
-            str(row["agent"]), _fmt(row["episodes"], "int"), f"{row['successes']}/{row['decided']}",
+            f"{agent} (reference)" if agent in references else agent, _fmt(row["episodes"], "int"),
+            f"{row['successes']}/{row['decided']}",
             f"{_fmt(row['success_rate'], 'pct')} {ci}", _fmt(row["premature_rate"], "pct"),
             f"{_fmt(row['mean_time_s'])}s", _fmt(row["completion_rate"], "pct"),
             _fmt(row["overdue_rate"], "pct"), _fmt(row["mean_step_ratio"]),
@@ -187,7 +191,8 @@ def evaluate(
     logs = done.logs
     folder = out or layout.root / "metrics"
     report = compute_metrics(logs)
-    console.print(metrics_table(report.agents, f"run {manifest.run_id}", wide))
+    references = frozenset(log.agent.name for log in logs if log.agent.reference)
+    console.print(metrics_table(report.agents, f"run {manifest.run_id}", wide, references))
     written = export_report(report, folder)
     console.print(f"metrics: {', '.join(str(p) for p in written[-1:])} (+ {len(written) - 1} CSV files)")
     if calibrate:

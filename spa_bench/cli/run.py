@@ -111,7 +111,8 @@ def summary_table(result: RunResult, wide: bool = False) -> Table:
     """Per agent: success as the one policy decides it (spa_bench.evaluation.policy), the same figure
     the metrics and the report show; undecided episodes (no verdict yet, evaluator errors,
     infrastructure failures) are left out of the rate. steps and time: means per episode. `tampered`:
-    episodes whose agent changed device state behind the GUI (the shell audit), all of them failed."""
+    episodes whose agent changed device state behind the GUI (the shell audit), all of them failed.
+    A reference agent (the full task was revealed to it: the oracle) is marked "(reference)"."""
     from spa_bench.evaluation.policy import decide_success
 
     by_agent: dict[str, list[EpisodeLog]] = {}
@@ -127,7 +128,8 @@ def summary_table(result: RunResult, wide: bool = False) -> Table:
         secs = sum(log.timings.total_s for log in logs) / len(logs)
         rate = f"{100 * passed / len(decided):.1f}%" if decided else "n/a"
         tampered = sum(1 for log in logs if log.shell_audit is not None and log.shell_audit.tampered)
-        rows.append([agent, str(len(logs)), f"{passed}/{len(decided)}", rate, str(errors), f"{steps:.1f}",
+        name = f"{agent} (reference)" if any(log.agent.reference for log in logs) else agent
+        rows.append([name, str(len(logs)), f"{passed}/{len(decided)}", rate, str(errors), f"{steps:.1f}",
                      f"{secs:.1f}s", str(tampered), str(done), str(len(logs) - len(decided))])
     return cli_table(f"run {result.manifest.run_id}", SUMMARY_COLUMNS, rows, wide)
 

@@ -109,3 +109,15 @@ def test_evaluate_in_an_80_column_terminal(tmp_path: Path) -> None:
     table = done.stdout[done.stdout.index("run 20250106"):]
     headers_whole(table, METRICS_COLUMNS, wide=False)
     assert all(len(line) <= 80 for line in done.stdout.splitlines()), done.stdout
+
+
+def test_reference_agents_are_marked_in_the_terminal_tables() -> None:
+    """An agent the full task was revealed to (the oracle) is never read as an agent under test."""
+    marked = [log.model_copy(update={"agent": log.agent.model_copy(update={"reference": True})})
+              if log.agent.name == "oracle" else log for log in logs()]
+    result = run_result()
+    summary = render(summary_table(RunResult(result.run_dir, result.manifest, result.summary, marked)), 120)
+    assert "oracle (reference)" in summary and "a-rather-long-agent-name-v2 (reference)" not in summary
+    table = render(metrics_table(compute_metrics(marked).agents, "run x", True, frozenset({"oracle"})), 160)
+    assert "oracle (reference)" in table and "v2 (reference)" not in table
+    assert "(reference)" not in render(summary_table(result), 120)
