@@ -118,6 +118,6 @@ def test_reference_agents_are_marked_in_the_terminal_tables() -> None:
     result = run_result()
     summary = render(summary_table(RunResult(result.run_dir, result.manifest, result.summary, marked)), 120)
     assert "oracle (reference)" in summary and "a-rather-long-agent-name-v2 (reference)" not in summary
-    table = render(metrics_table(compute_metrics(marked).agents, "run x", True, frozenset({"oracle"})), 160)
+    table = render(metrics_table(compute_metrics(marked).agents, "run x", True, frozenset({"oracle"})), 250)
     assert "oracle (reference)" in table and "v2 (reference)" not in table
     assert "(reference)" not in render(summary_table(result), 120)
