@@ -16,7 +16,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -95,7 +95,8 @@ class KeySearch:
 
     def _take(self, value: Any, where: str) -> None:
         found = self.found
-        if isinstance(value, Task) and value.golden_script and found.task is None:
+        if isinstance(value, Task) and value.golden_script and found.task is None \
+                and value.id.split(".")[0] == self.task_id:
             found.task = value
             found.where.append(f"{where} (a task)")
         elif isinstance(value, dict) and "golden_script" in value and found.task is None:
@@ -194,11 +195,11 @@ class KeySearchProbe(BaseAgent):
         self.position = 0
         task = self.found.task
         if task is not None:
+            # the oracle is a reference agent: it takes the task through reveal, and its context keeps the
+            # view (TaskContext refuses a Task); the found task's id may carry an instance suffix
             self.inner = OracleAgent()
-            reveal = getattr(self.inner, "reveal", None)
-            if reveal is not None:
-                reveal(task)
-            self.inner.reset(cast(Any, dataclasses.replace)(context, task=task))
+            self.inner.reveal(task.model_copy(update={"id": context.task.id}))
+            self.inner.reset(context)
 
     def step(self, observation: Observation) -> AgentStep:
         where = "; ".join(self.found.where[:4]) or f"nothing in {self.found.looked} places"

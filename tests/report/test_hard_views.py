@@ -20,6 +20,7 @@ import test_report_browser
 from cli_helpers import run_cli
 
 from spa_bench.actions import AskUser, Finish, Tap
+from spa_bench.device.state_digest import DigestPart, StateDigest, volatile_sha256
 from spa_bench.report import build_report, write_report
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import (
@@ -71,8 +72,12 @@ def _log(run: str, agent: str, key: str, repeat: int, success: bool | None, *, q
          fired: tuple[int, ...] = (), variation: DeviceVariation | None = None,
          termination: Termination = "done") -> EpisodeLog:
     """A finished episode: `questions` ask_user steps answered by the user, then a tap and finish; its
-    ground-truth verdict says `success` (None: the device failed, no verdict)."""
+    ground-truth verdict says `success` (None: the device failed, no verdict). An infeasible task's
+    episode holds the runner's two state digests, equal (the apps untouched): without them the verdict
+    policy leaves it undecided."""
     task = TASKS[key]
+    digest = StateDigest(packages=task.packages, volatile_sha256=volatile_sha256(), parts={
+        "settings:global": DigestPart(sha256="0" * 64, rows=2)}) if task.infeasible else None
     steps, dialogue = [], []
     for i in range(questions):
         question = f"Which appointment ({i})?"
@@ -91,7 +96,8 @@ def _log(run: str, agent: str, key: str, repeat: int, success: bool | None, *, q
                                                                              kind="virtual"),
         started_at=T0, finished_at=T0 + timedelta(seconds=5), steps=steps,
         termination="device_error" if success is None else termination, verdicts=verdicts,
-        dialogue=dialogue, interruptions_fired=list(fired), variation=variation)
+        dialogue=dialogue, interruptions_fired=list(fired), variation=variation,
+        digest_start=digest, digest_end=digest)
 
 
 def _write_run(root: Path, run: str, logs: list[EpisodeLog]) -> Path:

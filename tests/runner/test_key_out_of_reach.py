@@ -17,15 +17,16 @@ from typing import Any
 
 import pytest
 from pim_runs import on_shared_phones
+from spa_bench.agents.probe_keys import KeySearchProbe
 
-from spa_bench.actions import Finish
+from spa_bench.actions import Finish, Tap
+from spa_bench.agent import TaskContext
+from spa_bench.device.observation import Observation
 from spa_bench.results.schema import EpisodeLog, task_ref
 from spa_bench.runner.config import AgentConfig, RunConfig
 from spa_bench.runner.run import run_benchmark
 from spa_bench.tasks.model import Task
 from spa_bench.tasks.repository import TaskFilter
-
-pytestmark = pytest.mark.usefixtures("adb_env")
 
 SEARCHER = Path(__file__).with_name("key_searcher.py")
 TASKS = {
@@ -63,6 +64,7 @@ def key_of(task: Task) -> set[str]:
     return {s for s in found if len(s) >= 4 and s.casefold() not in shown}
 
 
+@pytest.mark.usefixtures("adb_env")
 def test_agents_find_no_key_in_anything_they_can_reach(results_dir: Path, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     run_id = "key-search"
@@ -104,3 +106,34 @@ def test_agents_find_no_key_in_anything_they_can_reach(results_dir: Path, tmp_pa
                 assert secret not in text, (episode, source, secret)
     assert keys_seen >= 5, "the tasks' keys must be there to look for"
     assert os.environ["SPA_TEST_RUN_DIR"] == str(run_dir)
+
+
+def test_the_key_probe_replays_a_key_it_finds_and_guesses_without_one(tmp_path: Path) -> None:
+    """The probe of `tasks verify` (agents/probe_keys.py) must be able to use a key if one leaked, or its
+    failing episodes prove nothing: a full task left in a file above its workdir is replayed by an inner
+    oracle (revealed the task, its context still the view), and without the file it finds nothing."""
+    task = Task.model_validate({
+        "id": "leaky_lookup_en", "apps": [{"package": "com.android.settings", "name": {"en": "Settings"}}],
+        "language": "en", "difficulty": 1, "category": "single_app", "instruction": "Turn off Wi-Fi.",
+        "golden_steps": 2,
+        "checks": [{"type": "shell", "command": "settings get global wifi_on", "expect": "0"}],
+        "golden_script": [{"type": "tap", "x": 13, "y": 37}, {"type": "finish"}]})
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    context = TaskContext.for_task(task, max_steps=5, instance_seed=1, serial="s", screen_width=1080,
+                                   screen_height=2400, workdir=workdir)
+    screen = Observation(screenshot_png=b"", hierarchy_xml="<hierarchy/>", all_elements=[], package=None,
+                         activity=None, keyboard_shown=False, width=1080, height=2400)
+    honest = KeySearchProbe()
+    honest.reset(context)
+    assert honest.found.task is None and honest.inner is None
+    assert isinstance(honest.step(screen).action, Finish)  # a guess, at once
+
+    (tmp_path / "episode.json").write_text(json.dumps({"task": task.model_dump(mode="json")}), "utf-8")
+    probe = KeySearchProbe()
+    probe.reset(context)
+    assert probe.found.task is not None and probe.inner is not None, probe.found.where
+    assert probe.inner.full_task.checks == task.checks and probe.context.task == context.task
+    first = probe.step(screen)
+    assert first.action == Tap(x=13, y=37) and "replaying the task found at workdir/..:episode.json" in \
+        str(first.output)
