@@ -83,7 +83,8 @@ def _unwrap(text: str) -> str:
 def normal_text(text: str, case_sensitive: bool = False) -> str:
     """NFKC, each line's whitespace collapsed (none beside CJK), framing, wrapping and trailing
     punctuation stripped; line breaks are kept, since they separate the items of a list."""
-    lines = (" ".join(line.split()) for line in unicodedata.normalize("NFKC", text).splitlines())
+    text = re.sub(r"(?<=\w)’(?=\w)", "'", unicodedata.normalize("NFKC", text))  # O’Connor is O'Connor
+    lines = (" ".join(line.split()) for line in text.splitlines())
     text = _CJK_SPACE.sub("", _CJK_GAP.sub(_GAP, "\n".join(line for line in lines if line)))
     text = text if case_sensitive else text.casefold()
     previous = None
@@ -225,6 +226,23 @@ def _unit_problem(check: AnswerCheck, text: str, found: list[Found]) -> tuple[st
     return None, spans
 
 
+_SCALE = re.compile(r"\s*(?:stars?\s+)?out\s+of\s*|[分星]?[(,]?满分")
+
+
+def _with_scale(check: AnswerCheck, text: str, found: list[Found]) -> list[Found]:
+    """number: a scale right after the value is part of it ("4.5 out of 5", "4.5分(满分5分)"), not a
+    second candidate."""
+    if check.kind != "number":
+        return found
+    merged: list[Found] = []
+    for f in found:
+        if merged and _SCALE.fullmatch(text[merged[-1].end:f.start]):
+            merged[-1] = Found(merged[-1].start, f.end, merged[-1].value)
+        else:
+            merged.append(f)
+    return merged
+
+
 def _rest_problem(check: AnswerCheck, rest: str, value_text: str) -> str | None:
     """What is left beside the value is a short frame: nothing that negates, hedges, lists or echoes."""
     if check.kind != "yes_no" and (neg := _NEGATION.search(_NOT_NEGATION.sub(" ", rest))):
@@ -293,6 +311,7 @@ def answer_problem(check: AnswerCheck, answer: str) -> str | None:
     unit_problem, found = _unit_problem(check, text, found)
     if unit_problem:
         return unit_problem
+    found = _with_scale(check, text, found)
     shown = [text[f.start:f.end] for f in found]
     if len({repr(f.value) for f in found}) > 1 and not all(_expected(check, f.value) for f in found):
         return f"it states several values: {', '.join(repr(s) for s in shown[:6])}"

@@ -280,13 +280,14 @@ def _instances() -> list[Instance]:
     for task in repo.load([r for r in repo.index() if r.retrieval]):
         instances = [task.instantiate(0, i)[0] for i in range(3)]
         goldens = [_finish_answers(t.golden_script or [])[-1] for t in instances]
+        checks = [next(c for c in t.checks if isinstance(c, AnswerCheck)) for t in instances]
         for i, inst in enumerate(instances):
             misses = [*inst.near_misses, *answer_near_misses(inst)]
             rows.append(Instance(
-                name=f"{inst.id}[{i}]", instruction=inst.instruction,
-                check=next(c for c in inst.checks if isinstance(c, AnswerCheck)), golden=goldens[i],
+                name=f"{inst.id}[{i}]", instruction=inst.instruction, check=checks[i], golden=goldens[i],
                 near_misses=[a for miss in misses for a in _finish_answers(miss.script)],
-                others=sorted(set(goldens) - {goldens[i]})))
+                others=sorted({g for g, c in zip(goldens, checks, strict=True) if c.kind == checks[i].kind}
+                              - {goldens[i]})))  # a task whose kind is a parameter asks for several
     return rows
 
 
