@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -99,8 +100,13 @@ def test_agents_find_no_key_in_anything_they_can_reach(results_dir: Path, tmp_pa
         keys_seen += len(key)
         for source, text in texts.items():
             if source.startswith("parent:") and not source.startswith(f"parent:{tmp_path}"):
-                _, _, mtime = source.removeprefix("parent:").rpartition("@")
+                path, _, mtime = source.removeprefix("parent:").rpartition("@")
                 if float(mtime) < started:  # on the machine before the run (other programs' files)
+                    continue
+                if re.fullmatch(r"adb\.\d+\.log", Path(path).name):
+                    # the adb server's own log in the system temp folder: transport events with times,
+                    # pids and ports, where a numeric key ("1000") turns up by chance under a busy suite;
+                    # spa-bench writes nothing of a task there
                     continue
             for secret in (*key, *MARKERS):
                 assert secret not in text, (episode, source, secret)
