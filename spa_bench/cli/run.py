@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
@@ -49,7 +51,9 @@ SUMMARY_COLUMNS = (Column("agent", right=False), Column("episodes"), Column("suc
 
 
 class ProgressEvents(Events):
-    """Scheduler events shown as a rich progress bar plus one line per notable event."""
+    """Scheduler events shown as a rich progress bar plus one line per notable event: the first error of
+    each kind (spa_bench.runner.error_kinds) with its episode and cause. The bar shows once the run is
+    planned (its agents built), so a run refused before that prints only its error."""
 
     def __init__(self, progress: Progress, total: int) -> None:
         self.progress = progress
@@ -59,9 +63,21 @@ class ProgressEvents(Events):
         self.failed = 0
         self.judged = 0
         self.passed = 0
+        self.seen_kinds: set[str] = set()
 
     def planned(self, total: int, already_done: int) -> None:
+        self.progress.start()  # no-op once started
         self.progress.update(self.task, total=total, completed=already_done)
+
+    def _first_of_kind(self, log: EpisodeLog) -> None:
+        from spa_bench.runner.error_kinds import error_kind, error_message
+
+        kind = error_kind(log)
+        if kind is None or kind in self.seen_kinds:
+            return
+        self.seen_kinds.add(kind)
+        self.progress.console.print(f"[red]✗ first {kind}:[/] {log.episode_id}: {error_message(log)} "
+                                    f"(further ones are counted in the summary)", highlight=False)
 
     def _update(self, advance: int = 0) -> None:
         rate = f"{self.passed}/{self.judged}" if self.judged else "-"
@@ -85,6 +101,7 @@ class ProgressEvents(Events):
             if log.termination in ("agent_error", "harness_error"):
                 self.failed += 1
             self._update(advance=1 if log.termination != "interrupted" else 0)
+            self._first_of_kind(log)
 
     def retrying(self, attempt: Attempt, device: Device, error: BaseException) -> None:
         with self.lock:
@@ -234,8 +251,9 @@ def run(
                TextColumn("running {task.fields[running]}  failed {task.fields[failed]}  "
                           "success {task.fields[success]}"), TimeElapsedColumn(), TextColumn("eta"),
                TimeRemainingColumn())
+    progress = Progress(*columns, console=console, transient=False)
     if resume is not None:
-        with Progress(*columns, console=console, transient=False) as progress:
+        with _shown(progress):
             events = ProgressEvents(progress, total=0)
             result = resume_run(resume, events, stop, agent_args=extra or None,
                                 phones=phones, devices=device or None, ray_address=ray_address)
@@ -264,11 +282,12 @@ def run(
             raise ConfigError(f"{where}: {message}" if where else message) from None
         except ValueError as exc:
             raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None
-        with Progress(*columns, console=console, transient=False) as progress:
+        with _shown(progress):
             events = ProgressEvents(progress, total=0)
             result = run_benchmark(config, events, stop, _argv())
     console.print(summary_table(result, wide))
     s = result.summary
+    _print_errors(result)
     if s.removed_devices:
         for serial, reason in s.removed_devices.items():
             console.print(f"[red]device {serial} was taken out:[/] {reason}")
@@ -285,6 +304,43 @@ def run(
     _write_report(result.run_dir)
     if s.interrupted:
         raise typer.Exit(130)
+    from spa_bench.runner.error_kinds import every_episode_errored
+
+    if every_episode_errored(result.logs, len(set(s.failed) - {log.episode_id for log in result.logs})):
+        console_err.print("[red]every episode of this run ended in an error[/] (see above); exit 1")
+        raise typer.Exit(1)
+
+
+@contextlib.contextmanager
+def _shown(progress: Progress) -> Iterator[None]:
+    """The progress display, started by the run's `planned` event and always stopped."""
+    try:
+        yield
+    finally:
+        progress.stop()
+
+
+def _print_errors(result: RunResult) -> None:
+    """Errors by kind under the summary table, each with its first episode and cause; and an agent whose
+    every episode ended in an error, by name."""
+    from spa_bench.runner.error_kinds import ERROR_TERMINATIONS, count_errors, error_kind, error_message
+
+    counts = count_errors(result.logs)
+    if counts:
+        console.print("errors by kind: " + ", ".join(f"{kind} {n}" for kind, n in counts.items()),
+                      highlight=False)
+        for kind in counts:
+            first = min((log for log in result.logs if error_kind(log) == kind),
+                        key=lambda log: log.started_at)
+            console.print(f"  first {kind}: {first.episode_id}: {error_message(first)}", highlight=False,
+                          soft_wrap=True)
+    by_agent: dict[str, list[EpisodeLog]] = {}
+    for log in result.logs:
+        by_agent.setdefault(log.agent.name, []).append(log)
+    for agent, logs in sorted(by_agent.items()):
+        if len(by_agent) > 1 and all(log.termination in ERROR_TERMINATIONS for log in logs):
+            console.print(f"[red]agent {agent}: every one of its {len(logs)} episode(s) ended in an error[/]",
+                          highlight=False)
 
 
 def _judge_config(model: str | None, base_url: str | None, key_env: str) -> ModelConfig | None:

@@ -37,6 +37,7 @@ from spa_bench.results.schema import (
     RunManifest,
     RunSummary,
 )
+from spa_bench.runner.agent_check import build_agents
 from spa_bench.runner.config import RunConfig
 from spa_bench.runner.episode import EpisodeJob, EpisodeLimits
 from spa_bench.runner.events import Broadcast, Events
@@ -194,6 +195,8 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     register_secrets(_run_secrets(config))  # scrubbed from every file and log from now on
     repo = TaskRepository(config.tasks_dir or default_tasks_root())
     jobs, file_hashes = plan_jobs(config, repo)
+    build_agents(config.agents, {j.agent.name: j.agent_factory for j in jobs},
+                 {j.agent.name: j.agent.args for j in jobs}, construct=config.executor == "local")
     executor = _executor(config)  # Ray missing or its address unreachable: said before anything is written
     if resume_dir is not None:
         layout = RunLayout(resume_dir)
