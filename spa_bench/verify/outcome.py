@@ -14,13 +14,14 @@ apps' files: an episode that changed nothing is the plain infeasible probe again
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from spa_bench.evaluation.policy import current_verdicts, decide_success
-from spa_bench.results.schema import EpisodeLog
+from spa_bench.results.schema import EpisodeLog, StepRecord
 
 VERIFY_SCHEMA_VERSION: Literal[1] = 1
 Probe = Literal["oracle", "noop", "near_miss", "answer_spam", "answer_forms", "infeasible", "act_infeasible",
@@ -104,6 +105,42 @@ def _pushed(log: EpisodeLog) -> bool:
     return said is None or "pushed 0 files" not in said
 
 
+_GOLDEN = re.compile(r"golden step (\d+)/(\d+)")
+
+
+def _action_text(step: StepRecord) -> str:
+    """The step's action in one short line: its type and the fields it was given."""
+    if step.action is None:
+        return f"unreadable action {step.raw_action!r}"
+    fields: dict[str, Any] = step.action.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+    kind = fields.pop("type", step.action.type)
+    return f"{kind} {fields}" if fields else str(kind)
+
+
+def _where(step: StepRecord) -> str:
+    golden = _GOLDEN.search(step.agent_output or "")
+    at = f"golden step {golden[1]}/{golden[2]}, " if golden else ""
+    return f"{at}episode step {step.index}"
+
+
+def failing_step(log: EpisodeLog) -> str:
+    """Where an oracle episode went wrong, for a broken task: its first step that did not do what the
+    golden script said (an invalid action: a selector nothing on screen matches, an error), with the
+    action and the cause; else the agent's error; else, every step having run, the failed checks."""
+    for step in log.steps:
+        if not step.valid or step.error is not None:
+            cause = step.invalid_reason or (f"{step.error.type}: {step.error.message}" if step.error else "")
+            return f"failing step ({_where(step)}): {_action_text(step)}: {cause}"
+    if log.errors:
+        error = log.errors[0]
+        at = f" at episode step {error.step}" if error.step is not None else ""
+        return f"the episode ended in {log.termination}{at}: {error.type}: {error.message.strip()[:300]}"
+    failed = [e.summary for v in current_verdicts(log, "ground_truth") if v.success is False
+              for e in v.evidence if e.summary.startswith("✗")]
+    steps = f"all {len(log.steps)} steps ran (termination {log.termination})"
+    return f"{steps}; failed: {'; '.join(failed)}" if failed else steps
+
+
 def judge(log: EpisodeLog, probe: Probe, must_pass: bool, run_dir: str, variant: str = "") -> ProbeOutcome:
     """The outcome of one probe episode against what it must be."""
     decision = decide_success(log)
@@ -115,6 +152,8 @@ def judge(log: EpisodeLog, probe: Probe, must_pass: bool, run_dir: str, variant:
         problem = f"undecided: {decision.reason}"
     elif must_pass and not decision.success:
         problem = f"must pass, failed: {decision.reason}"
+        if probe == "oracle":
+            problem += f"; {failing_step(log)}"
     elif not must_pass and decision.success:
         problem = f"FALSE PASS: {decision.reason}"
     elif must_pass and tampered:
