@@ -166,6 +166,7 @@ def _install_sigint(stop: threading.Event) -> None:
 
 
 def run(
+    ctx: typer.Context,
     tasks_dir: Path | None = TasksDir, suite: list[str] = SuiteOpt, lang: list[str] = LangOpt,
     app_: list[str] = AppOpt, difficulty: list[int] = DiffOpt, category: list[str] = CatOpt,
     task: list[str] = TaskOpt, tag: list[str] = TagOpt, portable: bool = PortableOpt,
@@ -253,10 +254,13 @@ def run(
                TimeRemainingColumn())
     progress = Progress(*columns, console=console, transient=False)
     if resume is not None:
+        _refuse_plan_changes(ctx, resume, out)
+        given_phones = _given(ctx, "phones")
         with _shown(progress):
             events = ProgressEvents(progress, total=0)
             result = resume_run(resume, events, stop, agent_args=extra or None,
-                                phones=phones, devices=device or None, ray_address=ray_address)
+                                phones=phones if given_phones else None, devices=device or None,
+                                ray_address=ray_address)
     else:
         agents = load_agent_config_file(agent_config) if agent_config else []
         agents += [AgentConfig(agent=name, args=dict(extra)) for name in agent]
@@ -309,6 +313,37 @@ def run(
     if every_episode_errored(result.logs, len(set(s.failed) - {log.episode_id for log in result.logs})):
         console_err.print("[red]every episode of this run ended in an error[/] (see above); exit 1")
         raise typer.Exit(1)
+
+
+# what `--resume RUN` takes besides the run folder: where to run (not what), and redacted agent arguments
+# given back (spa_bench.runner.run.resume_run refuses an argument that would change an agent)
+RESUME_TAKES = ("phones", "device", "farm", "ray_address", "agent_arg", "wide")
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option was given (on the command line or by its environment variable)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name != "DEFAULT"  # typer's own click: compare by name
+
+
+def _refuse_plan_changes(ctx: typer.Context, resume: Path, out: Path) -> None:
+    """A resumed run keeps the plan its manifest records (agents, tasks, repeats, seed, limits, ...): an
+    option that would change it is refused, naming it, rather than silently ignored. `--out` is taken
+    when it is the run folder's parent (a resume command written like the first one)."""
+    refused = []
+    for param in ctx.command.params:
+        name = param.name
+        if name is None or name == "resume" or name in RESUME_TAKES or not _given(ctx, name):
+            continue
+        if name == "out" and out.resolve() == resume.resolve().parent:
+            continue
+        refused.append(max(param.opts, key=len))
+    if refused:
+        takes = ", ".join("--" + n.replace("_", "-") for n in RESUME_TAKES if n != "wide")
+        raise ConfigError(f"--resume {resume} continues the run as its manifest planned it; "
+                          f"{', '.join(refused)} would change that plan (or be ignored), refused. "
+                          f"A resume takes {takes} (redacted agent arguments only); start a new run for "
+                          f"another plan, and compare the two with `spa-bench report`")
 
 
 @contextlib.contextmanager

@@ -382,6 +382,27 @@ def _redacted_config(config: RunConfig) -> dict[str, Any]:
     return data
 
 
+def _give_back_redacted(config: RunConfig, given: dict[str, Any]) -> None:
+    """Agent arguments given again on resume: a value redacted in the manifest (a secret) is taken, one
+    equal to the recorded value is fine; any other would change an agent mid-run, and is refused."""
+    changed = []
+    for key, value in given.items():
+        taken = False
+        for agent in config.agents:
+            recorded = agent.args.get(key)
+            if isinstance(recorded, str) and REDACTED in recorded:
+                agent.args[key] = value
+                taken = True
+            elif key in agent.args and recorded == value:
+                taken = True
+        if not taken:
+            was = [f"{a.label} {key}={a.args[key]!r}" for a in config.agents if key in a.args]
+            changed.append(f"{key}={value!r} (recorded: {', '.join(was) or 'not an argument of any agent'})")
+    if changed:
+        raise ConfigError(f"--agent-arg {'; '.join(changed)} would change the run's agents; on resume "
+                          f"--agent-arg only gives back arguments redacted in the manifest (secrets)")
+
+
 def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Event | None = None,
                agent_args: dict[str, Any] | None = None, phones: int | None = None,
                devices: list[str] | None = None, argv: list[str] | None = None,
@@ -395,8 +416,7 @@ def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Even
         raise ResultsError(f"{layout.manifest_path}: no run configuration recorded; cannot resume")
     config = RunConfig.model_validate(stored)
     if agent_args:
-        for agent in config.agents:
-            agent.args.update(agent_args)
+        _give_back_redacted(config, agent_args)
     if phones is not None:
         config.phones = phones
     if devices:
