@@ -16,14 +16,21 @@ def report(
     embed: bool = typer.Option(False, "--embed",
                                help="Embed screenshots as JPEG thumbnails: one portable file. Default: "
                                     "screenshots are referenced relative to the report (small file)."),
+    merge: bool = typer.Option(False, "--merge", help="Pool the same agent of several runs into one row "
+                                                      "(default: one row per run, 'agent @ run')."),
+    all_tasks: bool = typer.Option(False, "--all-tasks", help="Score agents evaluated on different task "
+                                                              "sets on all their tasks (default: on the "
+                                                              "tasks they share)."),
 ) -> None:
     """Write the HTML report (leaderboard, charts, every step of every episode) and print the
     leaderboard."""
     from spa_bench.report import write_report
     from spa_bench.report.terminal import hard_tables, leaderboard_table, robust_tables
 
-    result = write_report(run_dirs, out, embed=embed)
+    result = write_report(run_dirs, out, embed=embed, merge=merge, all_tasks=all_tasks)
     title = result.runs[0].manifest.run_id if len(result.runs) == 1 else f"{len(result.runs)} runs"
+    for note in result.notes or []:  # how the runs were put together, before the figures
+        console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
     console.print(leaderboard_table(result.metrics.agents, title=f"leaderboard: {title}"))
     for table in [*(hard_tables(result.hard) if result.hard else []),
                   *(robust_tables(result.robust) if result.robust else [])]:

@@ -32,6 +32,7 @@ class ReportResult:
     seconds: float
     hard: HardView | None = None  # the hard view, when the report has hard tasks
     robust: RobustView | None = None  # the robust view, when some episode ran on a varied device
+    notes: list[str] | None = None  # how several runs were put together (spa_bench.report.comparison)
 
     @property
     def size_bytes(self) -> int:
@@ -53,12 +54,13 @@ def write_details(folder: Path, chunks: list[str]) -> None:
         (folder / f"details-{i:05d}.js").write_text(f'spaDetails({i},"{chunk}");\n', encoding="ascii")
 
 
-def build_report(run_dirs: list[Path], out: Path, *, embed: bool = False,
-                 workers: int | None = None) -> ReportResult:
-    """The report page for `run_dirs`, as it would be written at `out` (image paths are relative to it)."""
+def build_report(run_dirs: list[Path], out: Path, *, embed: bool = False, workers: int | None = None,
+                 merge: bool = False, all_tasks: bool = False) -> ReportResult:
+    """The report page for `run_dirs`, as it would be written at `out` (image paths are relative to it);
+    several runs are put together as spa_bench.report.comparison says (`merge`, `all_tasks`)."""
     started = time.perf_counter()
     runs = load_runs([Path(d) for d in run_dirs])
-    data = build_data(runs, out, embed=embed, workers=workers)
+    data = build_data(runs, out, embed=embed, workers=workers, merge=merge, all_tasks=all_tasks)
     if not embed:
         data.document["details"]["dir"] = quote(details_dir(Path(out)).name)
     ids = [run.manifest.run_id for run in runs]
@@ -67,15 +69,15 @@ def build_report(run_dirs: list[Path], out: Path, *, embed: bool = False,
     episodes = len(data.document["episodes"]["id"])
     return ReportResult(path=Path(out), html=page, metrics=data.metrics, runs=runs, episodes=episodes,
                         chunks=[] if embed else data.chunks, seconds=time.perf_counter() - started,
-                        hard=data.hard, robust=data.robust)
+                        hard=data.hard, robust=data.robust, notes=data.notes)
 
 
 def write_report(run_dirs: list[Path], out: Path | None = None, *, embed: bool = False,
-                 workers: int | None = None) -> ReportResult:
+                 workers: int | None = None, merge: bool = False, all_tasks: bool = False) -> ReportResult:
     """Build and write the report; `out` defaults to report.html inside the (first) run folder.
     Without `embed`, episode details go to `<name>_files/` beside it (see write_details)."""
     target = Path(out) if out is not None else Path(run_dirs[0]) / REPORT_FILE
-    result = build_report(run_dirs, target, embed=embed, workers=workers)
+    result = build_report(run_dirs, target, embed=embed, workers=workers, merge=merge, all_tasks=all_tasks)
     if not embed:
         write_details(details_dir(target), result.chunks)
     write_json_atomic(target, result.html)  # temporary file + rename: a reader never sees half a page

@@ -12,7 +12,7 @@ import math
 import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,7 @@ from spa_bench.drawing import StepGestures
 from spa_bench.errors import ResultsError
 from spa_bench.evaluation.metrics import EPISODE_COLUMNS, MetricsReport, episode_row, summarize
 from spa_bench.evaluation.policy import INFRASTRUCTURE
+from spa_bench.report.comparison import compare_runs
 from spa_bench.report.details import CHUNK_SIZE, ImageSource, RelativeImages, episode_details, pack_chunk
 from spa_bench.report.hard import HardView, Outcome, episode_facts, hard_view
 from spa_bench.report.load import RunData, read_episode, task_suites
@@ -50,6 +51,7 @@ class ReportData:
     metrics: MetricsReport
     hard: HardView | None = None  # None: no hard task in the report
     robust: RobustView | None = None  # None: no episode on a varied device
+    notes: list[str] = field(default_factory=list)  # how several runs were put together (comparison.py)
 
 
 def _column(table: pd.DataFrame, column: str, kind: str) -> list[Any]:
@@ -193,8 +195,10 @@ def _run_meta(run: RunData, out_dir: Path) -> dict[str, Any]:
 
 
 def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, workers: int | None = None,
-               now: Callable[[], datetime] = lambda: datetime.now(UTC)) -> ReportData:
-    """Everything the page needs, from the runs, for a report written at `out_path`."""
+               now: Callable[[], datetime] = lambda: datetime.now(UTC), merge: bool = False,
+               all_tasks: bool = False) -> ReportData:
+    """Everything the page needs, from the runs, for a report written at `out_path`. Several runs are put
+    together as spa_bench.report.comparison says (`merge`, `all_tasks`)."""
     out_dir = Path(out_path).resolve().parent
     jobs, job_run = [], []
     for r, run in enumerate(runs):
@@ -204,9 +208,14 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
                                  image_prefix=prefix, embed=embed, named_suites=run.named_suites))
             job_run.append(r)
     results = _run_all(jobs, workers)
+    run_ids = [run.manifest.run_id for run in runs]
+    chunk_infos = [(res.rows, res.infos, r) for res, r in zip(results, job_run, strict=True)]
+    plan = compare_runs(run_ids, chunk_infos, merge=merge, all_tasks=all_tasks)
+    kept = [(c, pos) for c, res in enumerate(results) for pos, info in enumerate(res.infos)
+            if plan.keeps(info)]
 
-    rows = [row for res in results for row in res.rows]
-    infos = [info for res in results for info in res.infos]
+    rows = [results[c].rows[pos] for c, pos in kept]
+    infos = [results[c].infos[pos] for c, pos in kept]
     table = table_from_rows(rows)
     metrics = MetricsReport(episodes=table, agents=summarize(table))
     # reference agents (the oracle: the full task was revealed to them) are listed apart, never ranked
@@ -219,18 +228,18 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
     task_rows: list[dict[str, Any]] = []
     app_names: dict[str, str] = {}
     columns: dict[str, list[Any]] = {k: [] for k in ("id", "run", "agent", "task", "term", "chunk", "pos")}
-    for c, (res, r) in enumerate(zip(results, job_run, strict=True)):
-        for pos, info in enumerate(res.infos):
-            task = info["task"]
-            t = tasks((task["id"], task["instruction"]))
-            if t == len(task_rows):
-                app_names.update({k: v for k, v in task.pop("app_names").items() if k not in app_names})
-                task["apps"] = [apps(p) for p in task["apps"]]
-                task["suites"] = [suites(x) for x in task["suites"]]
-                task_rows.append(task)
-            for key, value in (("id", info["id"]), ("run", r), ("agent", agents(info["agent"])), ("task", t),
-                               ("term", terms(info["term"])), ("chunk", c), ("pos", pos)):
-                columns[key].append(value)
+    for c, pos in kept:  # pos: the episode's place in its chunk of details (all of a chunk's are packed)
+        r, info = job_run[c], results[c].infos[pos]
+        task = info["task"]
+        t = tasks((task["id"], task["instruction"]))
+        if t == len(task_rows):
+            app_names.update({k: v for k, v in task.pop("app_names").items() if k not in app_names})
+            task["apps"] = [apps(p) for p in task["apps"]]
+            task["suites"] = [suites(x) for x in task["suites"]]
+            task_rows.append(task)
+        for key, value in (("id", info["id"]), ("run", r), ("agent", agents(info["agent"])), ("task", t),
+                           ("term", terms(info["term"])), ("chunk", c), ("pos", pos)):
+            columns[key].append(value)
     columns["source"] = table["success_source"].tolist()
     columns["reason"] = table["success_reason"].tolist()
     for name, column, kind in EPISODE_FIELDS:
@@ -254,6 +263,7 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
         "details": {"inline": embed, "dir": None},
         "hard": None if hard is None else hard.as_json(),
         "robust": None if robust is None else robust.as_json(),
+        "notes": plan.notes,
     }
     return ReportData(document=document, chunks=[res.packed for res in results], metrics=metrics,
-                      hard=hard, robust=robust)
+                      hard=hard, robust=robust, notes=plan.notes)

@@ -236,6 +236,9 @@
     if (rows.length) table.append(floorBody(idx));
     if (!rows.length) table.append(h("tbody", null, h("tr", null, h("td", { class: "left", colspan: LB_COLUMNS.length }, "No episodes match the filters."))));
     $("lb-hint").textContent = `${idx.length.toLocaleString("en-US")} episodes, ${rows.length} agents`;
+    const notes = $("lb-notes");  // how several runs were put together (spa_bench.report.comparison)
+    notes.replaceChildren(...(DOC.notes || []).map((note) => h("li", null, note)));
+    notes.hidden = !(DOC.notes || []).length;
   }
 
   // ---------------------------------------------------------------- charts (hand-written SVG)
