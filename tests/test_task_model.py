@@ -137,7 +137,7 @@ def test_infeasible_and_retrieval_tasks_are_known_by_their_checks() -> None:
     task = Task.model_validate(task_data(checks=INFEASIBLE_CHECKS,
                                          golden_script=[{"type": "finish", "status": "infeasible"}]))
     assert task.infeasible and not task.retrieval
-    answer = Task.model_validate(task_data(checks=[{"type": "answer", "expect": "7:30"}]))
+    answer = Task.model_validate(task_data(checks=[{"type": "answer", "kind": "time", "expect": "07:30"}]))
     assert answer.retrieval and not answer.infeasible
     with pytest.raises(ValidationError, match="needs at least one check on device state"):
         Task.model_validate(task_data(checks=INFEASIBLE_CHECKS[:1]))

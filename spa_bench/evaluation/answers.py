@@ -262,25 +262,28 @@ def _rest_problem(check: AnswerCheck, rest: str, value_text: str) -> str | None:
     return None
 
 
-_LATIN_WORD_BEFORE = re.compile(r"(?:^|\s)([A-Za-z][\w'’-]*)\s+$")
+_LATIN_WORDS_BEFORE = re.compile(r"(?:^|\s)([A-Za-z][\w'’-]*)\s+([A-Za-z][\w'’-]*)\s+$")
 _LATIN_WORD_AFTER = re.compile(r"^\s+([A-Za-z][\w'’-]*)")
 
 
 def _run_on_problem(check: AnswerCheck, answer: str) -> str | None:
     """A name or phrase run on into other capitalised words with no separator ("Dana Lee Chloe Kim Ivan
     Petrov", "Main Street 5th Street Oak Avenue") is a list whose separators were left out. Read in the
-    answer's own case: a capitalised word right after the value, or right before it unless it starts the
-    answer ("Ask Chloe Kim" is a frame). Chinese has no case, and no word boundaries: not caught there."""
+    answer's own case: a capitalised word right after the value, or two right before it ("Ivan Petrov
+    Chloe Kim"; one is a frame: "Ask Chloe Kim", "It's in Room 4B"). A two-name list whose other name is
+    one word before the value ("Dana Chloe Kim") is not caught. Chinese has no case, and no word
+    boundaries: not caught there."""
     cased = normal_text(answer, case_sensitive=True)
     options = check.choices if check.kind == "choice" else check.expect
     for option in options:
         for f in phrase_spans(cased, option, check.match == "regex"):
             after = _LATIN_WORD_AFTER.match(cased[f.end:])
-            before = _LATIN_WORD_BEFORE.search(cased[:f.start])
+            before = _LATIN_WORDS_BEFORE.search(cased[:f.start])
             if after and after.group(1)[0].isupper():
                 return f"{after.group(1)!r} runs on from the value with no separator (a list?)"
-            if before and before.group(1)[0].isupper() and cased[:before.start(1)].strip():
-                return f"{before.group(1)!r} runs into the value with no separator (a list?)"
+            if before and before.group(1)[0].isupper() and before.group(2)[0].isupper():
+                words = f"{before.group(1)} {before.group(2)}"
+                return f"{words!r} runs into the value with no separator (a list?)"
     return None
 
 

@@ -313,3 +313,14 @@ def test_shipped_tasks(instance: Instance) -> None:
                *(f"{other} or {golden}" for other in instance.others)]
     for answer in attacks:
         assert not passes(answer_check, answer), answer
+
+
+@pytest.mark.parametrize(("answer", "passed"), [
+    ("Dana Lee Chloe Kim Ivan Petrov", False), ("Ivan Petrov Chloe Kim", False), ("Chloe Kim Ivan", False),
+    ("Ask Chloe Kim", True), ("It was Chloe Kim.", True), ("Chloe Kim called back", True),
+])
+def test_names_run_together_are_a_list(answer: str, passed: bool) -> None:
+    """Separators left out of a list of names: capitalised words run on from the value (one after it, two
+    before it; a single capitalised word before it is a frame, as in "It's in Room 4B")."""
+    assert passes(check("person", "Chloe Kim"), answer) is passed
+    assert passes(check("text", "4B"), "It's in Room 4B")

@@ -21,7 +21,7 @@ from spa_bench.tasks.checks import AnswerCheck, ShellCheck, ValidatorCheck
 
 WIFI = ShellCheck(command="settings get global wifi_on", expect="0", description="Wi-Fi is off")
 REPORT = ValidatorCheck(name="file_contains", args={"path": "/sdcard/report.txt", "text": "total"})
-ANSWER = AnswerCheck(expect=["3"], match="number")
+ANSWER = AnswerCheck(kind="number", expect=["3"])
 EXISTS = "ls -d /sdcard/report.txt >/dev/null 2>&1 && echo yes || echo no"
 DEVICE = {"settings get global wifi_on": "0\n", EXISTS: "yes\n",
           "cat /sdcard/report.txt 2>/dev/null": "total: 3\n"}

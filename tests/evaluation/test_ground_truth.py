@@ -227,26 +227,28 @@ def test_shell_exit_code_is_compared() -> None:
     ("35", "３５℃", True),
 ])
 def test_number_answers(expect: str, answer: str, passed: bool) -> None:
-    check = AnswerCheck(expect=[expect], match="number")
+    check = AnswerCheck(kind="number", expect=[expect])
     assert run_check(check, CannedDevice({}), answer).passed is passed
 
 
 @pytest.mark.parametrize(("check", "answer", "passed"), [
-    (AnswerCheck(expect=["Paris"]), "paris.", True),
-    (AnswerCheck(expect=["Paris"]), "Paris, France", False),
-    (AnswerCheck(expect=["北京"]), "北京。", True),
-    (AnswerCheck(expect=["北京"], match="contains"), "答案是北京市", True),
-    (AnswerCheck(expect=["北京"], match="contains"), "南京", False),
-    (AnswerCheck(expect=["ＡＢＣ"]), "abc", True),  # full-width folds to half-width
-    (AnswerCheck(expect=["7:30"], match="regex"), "07:30", True),
-    (AnswerCheck(expect=["^7:30$"], match="regex"), "17:30", False),
+    (AnswerCheck(kind="text", expect=["Paris"]), "paris.", True),
+    (AnswerCheck(kind="text", expect=["Paris"]), "Paris, France", False),
+    (AnswerCheck(kind="text", expect=["北京"]), "北京。", True),
+    (AnswerCheck(kind="text", expect=["北京"]), "答案是北京市", True),
+    (AnswerCheck(kind="text", expect=["北京"]), "南京", False),
+    (AnswerCheck(kind="text", expect=["ＡＢＣ"]), "abc", True),  # full-width folds to half-width
+    (AnswerCheck(kind="time", expect=["07:30"]), "07:30", True),
+    (AnswerCheck(kind="time", expect=["07:30"]), "7:30", True),
+    (AnswerCheck(kind="time", expect=["07:30"]), "17:30", False),
+    (AnswerCheck(kind="text", expect=[r"^7:30$"], match="regex"), "17:30", False),
 ])
 def test_text_answers(check: AnswerCheck, answer: str, passed: bool) -> None:
     assert run_check(check, CannedDevice({}), answer).passed is passed
 
 
 def test_no_answer_fails() -> None:
-    check = AnswerCheck(expect=["14"], match="number")
+    check = AnswerCheck(kind="number", expect=["14"])
     assert not run_check(check, CannedDevice({}), None).passed
     assert not run_check(check, CannedDevice({}), "  ").passed
 

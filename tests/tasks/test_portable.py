@@ -92,7 +92,7 @@ def test_the_audit_refuses_what_a_stock_image_lacks(check: Check, reason: str) -
                       where="body LIKE '%gate%'", expect_count=1),
     ContentQueryCheck(uri="content://call_log/calls", projection=["number", "type"], expect_count=0),
     ValidatorCheck(name="file_absent", args={"path": "/sdcard/Download/invoice.pdf"}),
-    AnswerCheck(expect="42"),
+    AnswerCheck(kind="number", expect="42"),
 ])
 def test_the_audit_accepts_stock_reads(check: Check) -> None:
     assert check_problem(check) is None

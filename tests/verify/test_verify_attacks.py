@@ -94,7 +94,7 @@ def test_changed_files_reads_the_probe_output() -> None:
 
 def test_the_key_search_finds_a_planted_key_in_files_and_objects(tmp_path: Path) -> None:
     task = {"id": "notes_lookup_en", "golden_script": [{"type": "tap", "x": 1, "y": 2}, {"type": "finish"}],
-            "checks": [{"type": "answer", "expect": ["sunflower2024"]}]}
+            "checks": [{"type": "answer", "kind": "text", "expect": ["sunflower2024"]}]}
     (tmp_path / "episode.json").write_text(json.dumps({"task": task}), "utf-8")
     walker = KeySearch("notes_lookup_en")
     walker.folder(tmp_path, "workdir/..", deep=False)

@@ -28,7 +28,7 @@ def _tree(root: Path) -> Path:
     nobody changes."""
     tasks = [_raw(task_id) for task_id in SHIPPED]
     loose_answer = _raw("notes_lookup_en") | {"id": "weak_answer_en"}
-    loose_answer["checks"] = [{"type": "answer", "expect": [r"[\s\S]+"], "match": "regex"}]
+    loose_answer["checks"] = [{"type": "answer", "kind": "text", "expect": [r"[\s\S]+"], "match": "regex"}]
     unchanged = _raw("settings_airplane_dark_en") | {"id": "weak_state_en", "near_misses": []}
     unchanged["checks"] = [{"type": "shell", "command": "settings get global device_name", "regex": "."}]
     (root / "mixed").mkdir(parents=True)
