@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 TOKEN_FILE = ".emulator_console_auth_token"
 LINE_MAX = 4096  # the emulator's line buffer; a longer line wraps around, as there
+AUTH_TIMEOUT_S = 60.0  # a client that has not authenticated by then is dropped (its thread freed)
 HELP_PROMPT = "Android Console: type 'help' for a list of commands\n"
 # android_http_is_request_line(): a browser or a DNS-rebinding page talking to the console port.
 _HTTP_REQUEST = re.compile(rb"^[A-Z]+ \S+ HTTP/\d\.\d$")
@@ -269,9 +270,10 @@ class Console:
             return
         line = bytearray()
         while not session.finished:
+            sock.settimeout(AUTH_TIMEOUT_S if session.commands is self.preauth and self.token else None)
             try:
                 chunk = sock.recv(4096)
-            except OSError:
+            except OSError:  # a timeout included
                 return
             if not chunk:
                 return

@@ -3,7 +3,8 @@
 Threads: the caller's thread runs `serve()` (the reader); every accepted OPEN gets a worker thread that
 runs the service with its `Stream`. Outgoing packets from all threads share one lock around sendall.
 Anything unexpected from the host (bad magic, oversized payload, a reset) ends this connection only;
-the phone and its other connections carry on.
+the phone and its other connections carry on. A host has HANDSHAKE_TIMEOUT_S to send its CNXN; after
+that, a connection may stay idle for as long as the host likes (an adb server keeps one per device).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from spa_bench.phone.adb.stream import Stream, StreamClosedError
 
 log = logging.getLogger(__name__)
 
+HANDSHAKE_TIMEOUT_S = 10.0
 Handler = Callable[[Stream], None]
 Resolver = Callable[[str], Handler | None]
 
@@ -71,12 +73,15 @@ class AdbConnection:
     def serve(self) -> None:
         """Run until the host disconnects or misbehaves; always cleans up its streams."""
         try:
+            self.sock.settimeout(HANDSHAKE_TIMEOUT_S)
             while True:
                 packet = read_packet(self.sock, max_payload=MAX_PAYLOAD,
                                      verify_checksum=self._connected and self.version < VERSION_SKIP_CHECKSUM)
                 if packet is None:
                     break
                 self._dispatch(packet)
+                if self._connected and self.sock.gettimeout() is not None:
+                    self.sock.settimeout(None)
         except PacketError as exc:
             log.info("%s: dropping connection: %s", self.name, exc)
         except StreamClosedError:

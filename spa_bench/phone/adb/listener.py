@@ -1,5 +1,8 @@
 """A loopback TCP listener with one thread per accepted client, shared by ADB and the console.
 
+At most `max_clients` are served at once (a thread each): one past that is closed as soon as it is
+accepted, so that a flood of connections costs the phone no threads and leaves its open clients served.
+
 Binding happens in `start()` so that a port already in use is reported to the caller right away
 (as PhoneError), not lost in a background thread. `stop()` closes the listening socket and every client
 socket, which unblocks their threads.
@@ -18,6 +21,7 @@ from spa_bench.errors import PhoneError, PortInUse
 log = logging.getLogger(__name__)
 
 ClientHandler = Callable[[socket.socket], None]
+MAX_CLIENTS = 64  # an adb server holds one connection per device; tools and tests a few more
 
 
 def bind_listener(host: str, port: int, what: str) -> socket.socket:
@@ -43,8 +47,10 @@ def bind_listener(host: str, port: int, what: str) -> socket.socket:
 class TcpListener:
     """Accepts clients on 127.0.0.1:port and runs `handler(sock)` for each in a daemon thread."""
 
-    def __init__(self, port: int, handler: ClientHandler, name: str, host: str = "127.0.0.1") -> None:
+    def __init__(self, port: int, handler: ClientHandler, name: str, host: str = "127.0.0.1",
+                 max_clients: int = MAX_CLIENTS) -> None:
         self.host = host
+        self.max_clients = max_clients
         self.port = port
         self.handler = handler
         self.name = name
@@ -72,6 +78,10 @@ class TcpListener:
                 if self._stopping.is_set():
                     client.close()
                     break
+                if len(self._clients) >= self.max_clients:
+                    log.warning("%s: %d clients connected: refusing another", self.name, self.max_clients)
+                    client.close()
+                    continue
                 self._clients.add(client)
             threading.Thread(target=self._run_client, args=(client,), name=f"{self.name}-client",
                              daemon=True).start()

@@ -1,12 +1,16 @@
 """A minimal HTTP/1.1 server loop over one ADB stream (uiautomator2 speaks HTTP through `tcp:9008`).
 
 One stream carries one or more requests (keep-alive); bodies are sized by Content-Length only, which
-is what uiautomator2's http.client and curl through `adb forward` send. Header blocks over 64 KiB or
-bodies over 16 MiB end the stream: nothing legitimate is that large.
+is what uiautomator2's http.client and curl through `adb forward` send. Header blocks over 64 KiB, bodies
+over 16 MiB and a Content-Length that is not a non-negative integer get a 400 and end the stream: nothing
+legitimate is like that. A request head must arrive within HEADER_TIMEOUT_S of the stream opening (or of
+the previous answer) and its body within BODY_TIMEOUT_S of the head, else the stream ends (408 when part
+of a request had come): a half-open stream never holds its thread for long.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -14,7 +18,9 @@ from spa_bench.phone.adb.stream import Stream
 
 MAX_HEADER = 64 * 1024
 MAX_BODY = 16 * 1024 * 1024
-REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed",
+HEADER_TIMEOUT_S = 30.0
+BODY_TIMEOUT_S = 30.0
+REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 408: "Request Timeout",
            500: "Internal Server Error"}
 
 
@@ -52,14 +58,37 @@ class Response:
 class BadRequestError(Exception):
     """The bytes on the stream are not an HTTP request we can serve."""
 
+    status = 400
+
+
+class RequestTimeoutError(BadRequestError):
+    """Part of a request came, and the rest did not in time."""
+
+    status = 408
+
 
 class _Reader:
-    def __init__(self, stream: Stream) -> None:
+    def __init__(self, stream: Stream, header_timeout_s: float = HEADER_TIMEOUT_S,
+                 body_timeout_s: float = BODY_TIMEOUT_S) -> None:
         self.stream = stream
         self.buf = bytearray()
+        self.header_timeout_s, self.body_timeout_s = header_timeout_s, body_timeout_s
+
+    def _more(self, deadline: float, what: str) -> bool:
+        """Read what has come into the buffer; False at the end of the stream (RequestTimeoutError when
+        the deadline passes first)."""
+        chunk = self.stream.read(timeout=max(0.0, deadline - time.monotonic()))
+        if chunk:
+            self.buf += chunk
+            return True
+        if time.monotonic() >= deadline:
+            raise RequestTimeoutError(f"{what} did not arrive in time")
+        return False
 
     def until(self, delim: bytes, limit: int) -> bytes | None:
-        """Bytes up to and including delim; None at a clean end of stream."""
+        """Bytes up to and including delim; None at a clean end of stream, or when nothing came before
+        the header timeout."""
+        deadline = time.monotonic() + self.header_timeout_s
         while True:
             at = self.buf.find(delim)
             if at >= 0:
@@ -68,19 +97,22 @@ class _Reader:
                 return out
             if len(self.buf) > limit:
                 raise BadRequestError("header block too large")
-            chunk = self.stream.read()
-            if not chunk:
+            try:
+                more = self._more(deadline, "the request's head")
+            except RequestTimeoutError:
+                if self.buf.strip():
+                    raise
+                return None  # an idle stream: closed quietly
+            if not more:
                 if self.buf.strip():
                     raise BadRequestError("connection closed inside the headers")
                 return None
-            self.buf += chunk
 
     def exact(self, n: int) -> bytes:
+        deadline = time.monotonic() + self.body_timeout_s
         while len(self.buf) < n:
-            chunk = self.stream.read()
-            if not chunk:
+            if not self._more(deadline, "the request's body"):
                 raise BadRequestError("connection closed inside the body")
-            self.buf += chunk
         out = bytes(self.buf[:n])
         del self.buf[:n]
         return out
@@ -101,10 +133,10 @@ def read_request(reader: _Reader) -> Request | None:
             headers[key.strip().lower()] = value.strip()
     if headers.get("transfer-encoding", "").lower() == "chunked":
         raise BadRequestError("chunked request bodies are not supported")
-    try:
-        length = int(headers.get("content-length", "0"))
-    except ValueError:
-        raise BadRequestError("bad Content-Length") from None
+    raw_length = headers.get("content-length", "0")
+    if not raw_length.isascii() or not raw_length.isdigit():  # int() would take "-1", " 1", "+1", "1_0"
+        raise BadRequestError(f"bad Content-Length {raw_length[:20]!r}: not a non-negative integer")
+    length = int(raw_length)
     if not 0 <= length <= MAX_BODY:
         raise BadRequestError("body too large")
     if length > len(reader.buf) and parts[2] == "HTTP/1.1":
@@ -115,14 +147,15 @@ def read_request(reader: _Reader) -> Request | None:
     return Request(parts[0].upper(), parts[1], parts[2], headers, reader.exact(length))
 
 
-def serve_http(stream: Stream, handle: Callable[[Request], Response]) -> None:
-    """Answer requests on the stream until the client closes it or asks to close."""
-    reader = _Reader(stream)
+def serve_http(stream: Stream, handle: Callable[[Request], Response],
+               header_timeout_s: float = HEADER_TIMEOUT_S, body_timeout_s: float = BODY_TIMEOUT_S) -> None:
+    """Answer requests on the stream until the client closes it, asks to close, or is too slow."""
+    reader = _Reader(stream, header_timeout_s, body_timeout_s)
     while True:
         try:
             request = read_request(reader)
         except BadRequestError as exc:
-            stream.write(Response(400, str(exc).encode(), "text/plain").encode(keep_alive=False))
+            stream.write(Response(exc.status, str(exc).encode(), "text/plain").encode(keep_alive=False))
             return
         if request is None:
             return

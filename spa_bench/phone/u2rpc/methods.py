@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -136,12 +137,23 @@ class U2Methods:
         return xml
 
     def takeScreenshot(self, scale: float = 1.0, quality: int = 100) -> str:  # noqa: N802
+        """The screen as base64 JPEG. The real server (android-uiautomator-server's AutomatorServiceImpl)
+        ignores `scale` and answers at the screen's size, and Bitmap.compress refuses a quality outside
+        0-100; so here a scale above 1 gives the screen's size (never larger: scale 40 would be GBs) and
+        one below 1 a smaller picture, and a scale or quality that is no number in range is refused."""
+        if isinstance(scale, bool) or not isinstance(scale, int | float) or not math.isfinite(scale) \
+                or scale <= 0:
+            raise RpcError(ERR_INVALID_PARAMS, f"java.lang.IllegalArgumentException: scale must be a number "
+                                               f"> 0, got {scale!r}")
+        if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 100:
+            raise RpcError(ERR_INVALID_PARAMS, f"java.lang.IllegalArgumentException: quality must be 0..100, "
+                                               f"got {quality!r}")
         image = self.system.screenshot().convert("RGB")
-        if scale and float(scale) != 1.0:
+        if scale < 1:
             w, h = image.size
-            image = image.resize((max(1, round(w * float(scale))), max(1, round(h * float(scale)))))
+            image = image.resize((max(1, round(w * scale)), max(1, round(h * scale))))
         buf = io.BytesIO()
-        image.save(buf, format="JPEG", quality=max(1, min(int(quality), 100)))
+        image.save(buf, format="JPEG", quality=max(1, quality))
         return base64.b64encode(buf.getvalue()).decode("ascii")
 
     def wakeUp(self) -> None:  # noqa: N802
