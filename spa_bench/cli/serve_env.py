@@ -26,6 +26,12 @@ def serve_env(
                                                                           "task's)."),
     clock: str = typer.Option("start", "--phone-clock", help="Freeze the phones' clocks at this ISO time "
                                                              "(default: the minute the server starts)."),
+    max_connections: int = typer.Option(1024, "--max-connections", min=1, help="Connections open at "
+                                        "once; past it the oldest idle or half-open one is dropped for the "
+                                        "new one."),
+    header_timeout: float = typer.Option(10.0, "--header-timeout", min=0.1, help="Seconds a connection has "
+                                         "to send a complete request head (after opening, or after its "
+                                         "previous answer); the body has as long again."),
 ) -> None:
     """Serve reset / step / state over HTTP and WebSocket (/ws), one virtual phone per session (see the
     README)."""
@@ -35,7 +41,7 @@ def serve_env(
         from spa_bench.env.core import SpaBenchEnv
     except ModuleNotFoundError as exc:
         raise ConfigError(f"serve-env needs {exc.name}: pip install 'spa-bench[env]'") from None
-    from spa_bench.env.server import EnvService, Sessions, make_server
+    from spa_bench.env.server import EnvService, Limits, Sessions, make_server
     from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 
     tasks = list(task) or None
@@ -46,8 +52,16 @@ def serve_env(
         return SpaBenchEnv(tasks, tasks_dir=tasks_dir, size=size, clock=frozen, max_steps=max_steps,
                            timings_in_info=False, pixels=False)  # it sends the PNG, never the array
 
+    _open_files(max_connections + 4 * max_sessions + 256)  # sockets, and each phone's pipe and ports
     sessions = Sessions(factory, max_sessions=max_sessions, idle_timeout_s=idle_timeout)
-    server = make_server(EnvService(sessions), port)
+    limits = Limits(header_timeout_s=header_timeout, body_timeout_s=header_timeout,
+                    max_connections=max_connections, backlog=min(max_connections, 4096))
+    try:
+        server = make_server(EnvService(sessions), port, limits)
+    except OSError as exc:
+        sessions.close_all()
+        raise ConfigError(f"--port {port}: cannot listen on 127.0.0.1:{port}: "
+                          f"{exc.strerror or exc}") from None
     bound = server.server_address[1]
     # one line whatever the terminal's width, so that a script that starts the server with --port 0 can
     # read the port from it (benchmarks/serve_env_soak.py does)
@@ -61,3 +75,14 @@ def serve_env(
     finally:
         server.server_close()
         sessions.close_all()
+
+
+def _open_files(wanted: int) -> None:
+    """Raise this process's soft limit on open files towards `wanted` (up to the hard limit): at the
+    limit, accepting a connection fails and the server stops accepting for a while."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))

@@ -1,7 +1,7 @@
 """`spa-bench serve-env`: phones as environments over HTTP, for training stacks that do not import spa-bench.
 
 The calls follow OpenEnv's convention - reset, step and state, JSON in and out - with a session per client
-and one virtual phone per session (a SpaBenchEnv, the Gymnasium env's core):
+and one virtual phone per session (a SpaBenchEnv, the Gymnasium env's core; spa_bench/env/service.py):
 
     POST /reset   {"session_id"?: ID, "task"?: TASK_ID, "repeat"?: K, "seed"?: S}
                   -> {"session_id", "observation", "reward": 0.0, "done": false, "info"}  (info.task_view:
@@ -14,353 +14,320 @@ and one virtual phone per session (a SpaBenchEnv, the Gymnasium env's core):
 
 A reset without a session id opens a session (its phone starts then); with one, it starts a new episode on
 that session's phone. An observation is the screenshot (PNG, base64), the actionable UI elements (their
-`index` is what `element` in an action refers to), the foreground package and the instruction. HTTP
-sessions idle longer than `idle_timeout_s` are closed and their phones stopped by a reaper thread: HTTP
-cannot tell a slow client from a dead one. A WebSocket session is never reaped for idleness: it lives as
-long as its connection, and ends (its phone stopped) as soon as the connection does. At most
-`max_sessions` are open at once, of both kinds (503 past that). Errors are JSON `{"error": ...}` with 400
-(a bad request: the field is named), 404 (an unknown session), 409 (step before reset) or 410 (the
-session's phone process died: the session is closed, a reset without session id opens a new one). The
-server binds loopback.
+`index` is what `element` in an action refers to), the foreground package and the instruction. Errors are
+JSON `{"error": ...}` with the statuses of spa_bench/env/service.py, and 404 (no such endpoint), 408 (the
+body did not arrive in time), 413 (a body over 1 MiB). A request that is not HTTP at all (a negative or
+non-integer Content-Length, a header line over 8 KiB) gets aiohttp's plain-text 400 at once. The server
+binds loopback.
+
+The HTTP stack is aiohttp's server (parser, keep-alive, WebSocket), not our own: it rejects malformed
+lengths, bounds header lines and bodies, and times out a connection that has not sent a complete request
+head within `Limits.header_timeout_s` of opening it or of its previous answer (slowloris, an unfinished
+WebSocket handshake, an idle keep-alive connection). On top of it: a body must arrive within
+`body_timeout_s`, an answer must be taken by the client within `send_timeout_s` (else the connection is
+aborted and its buffer freed), and at most `max_connections` are open - past that the oldest one with no
+request in progress (half-open or idle) is dropped for the new one, and when all are busy the new one gets
+503, so that a flood of half-open connections never locks out a well-behaved client. The env's blocking
+calls run in a thread pool (one thread per session at most: requests for a busy session wait on the event
+loop, not in a thread).
 """
 
 from __future__ import annotations
 
-import base64
+import asyncio
 import json
+import logging
 import socket
 import threading
-import time
-import uuid
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
-from urllib.parse import parse_qs, urlsplit
+from typing import Any
+from weakref import WeakValueDictionary
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from aiohttp import WSCloseCode, web
+from aiohttp.web_protocol import RequestHandler
 
-from spa_bench.errors import ConfigError
+from spa_bench.env.service import (
+    MAX_BODY,
+    CloseRequest,
+    EnvService,
+    HttpError,
+    ResetRequest,
+    Sessions,
+    StepRequest,
+    _Request,
+    parse_body,
+)
+from spa_bench.env.ws import HEARTBEAT_S, WS_PATH, serve_websocket
 
-if TYPE_CHECKING:
-    from spa_bench.env.core import SpaBenchEnv
-    from spa_bench.env.ws import WebSocketHub
+__all__ = ["EnvServer", "EnvService", "Limits", "Sessions", "make_server"]
 
-MAX_BODY = 1 << 20
-
-
-class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ResetParams(_Request):
-    """What a reset may choose (a WebSocket reset's `data`)."""
-
-    task: str | None = Field(None, description="a task id; default: drawn from the server's tasks")
-    repeat: int = Field(0, ge=0, description="which instance of a parameterised task")
-    seed: int | None = None
-
-
-class ResetRequest(ResetParams):
-    session_id: str | None = None
+# aiohttp logs every malformed request with a traceback: a hostile client would fill the log with them
+_http_log = logging.getLogger("spa_bench.env.http")
+_http_log.setLevel(logging.CRITICAL)
 
 
-class StepRequest(_Request):
-    session_id: str
-    action: dict[str, Any] | str = Field(description="an action of spa_bench.actions, or its JSON text")
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may hold and for how long."""
+
+    header_timeout_s: float = 10.0  # a complete request head, from the connection or the previous answer
+    body_timeout_s: float = 10.0  # the body, once its head is in
+    send_timeout_s: float = 60.0  # for the client to take an answer (a screenshot is a few MB)
+    max_connections: int = 1024  # open at once; past it the oldest idle one makes room
+    backlog: int = 1024  # connections the kernel queues before the server accepts them
+    max_body: int = MAX_BODY
+    heartbeat_s: float = HEARTBEAT_S  # WebSocket pings (spa_bench/env/ws.py)
+
+    def __post_init__(self) -> None:
+        for name in ("header_timeout_s", "body_timeout_s", "send_timeout_s", "heartbeat_s"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"Limits.{name}: must be > 0, got {getattr(self, name)!r}")
+        for name in ("max_connections", "backlog", "max_body"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"Limits.{name}: must be >= 1, got {getattr(self, name)!r}")
 
 
-class CloseRequest(_Request):
-    session_id: str
+_REFUSED = json.dumps({"error": "too many connections are busy; try again"}).encode()
 
 
-class HttpError(Exception):
-    def __init__(self, status: HTTPStatus, message: str) -> None:
-        super().__init__(message)
-        self.status = status
+class _Refused(asyncio.Protocol):
+    """A connection past `max_connections` when every open one is busy: 503, closed."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.WriteTransport)
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(_REFUSED), _REFUSED))
+        transport.close()
 
 
-SessionKind = Literal["http", "ws"]
-T = TypeVar("T")
+class EnvServer:
+    """The HTTP API and WebSocket sessions on one loopback port, run by `serve_forever` (an asyncio loop
+    in the calling thread) until `shutdown` from another thread, or Ctrl-C."""
 
-
-@dataclass
-class Session:
-    env: SpaBenchEnv
-    kind: SessionKind = "http"  # a "ws" session lives as long as its connection: never reaped for idleness
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    last_used: float = field(default_factory=time.monotonic)
-    steps: int = 0
-    done: bool = True
-
-
-EnvFactory = Callable[[], "SpaBenchEnv"]
-
-
-class Sessions:
-    """The open sessions, each with its env; idle HTTP ones are reaped."""
-
-    def __init__(self, factory: EnvFactory, max_sessions: int = 64, idle_timeout_s: float = 300.0) -> None:
-        self.factory, self.max_sessions, self.idle_timeout_s = factory, max_sessions, idle_timeout_s
-        self._sessions: dict[str, Session] = {}
-        self._opening = 0  # sessions whose phone is starting: they count against max_sessions
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._reaper = threading.Thread(target=self._reap_loop, name="serve-env-reaper", daemon=True)
-        self._reaper.start()
-
-    def __len__(self) -> int:
-        with self._lock:
-            return len(self._sessions)
-
-    def open(self, kind: SessionKind = "http") -> tuple[str, Session]:
-        """A new session with its own phone (started here, outside the lock: it takes a while)."""
-        with self._lock:
-            if len(self._sessions) + self._opening >= self.max_sessions:
-                raise HttpError(HTTPStatus.SERVICE_UNAVAILABLE,
-                                f"{self.max_sessions} sessions are open (--max-sessions); close one first")
-            self._opening += 1
+    def __init__(self, service: EnvService, port: int = 0, limits: Limits | None = None) -> None:
+        self.service, self.limits = service, limits or Limits()
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
-            env = self.factory()
-        finally:
-            with self._lock:
-                self._opening -= 1
-        session_id, session = uuid.uuid4().hex, Session(env, kind)
-        with self._lock:
-            self._sessions[session_id] = session
-        return session_id, session
-
-    def get(self, session_id: str) -> Session:
-        with self._lock:
-            session = self._sessions.get(session_id)
-        if session is None:
-            raise HttpError(HTTPStatus.NOT_FOUND,
-                            f"no session {session_id!r} (closed, reaped or never opened)")
-        return session
-
-    def close(self, session_id: str) -> bool:
-        with self._lock:
-            session = self._sessions.pop(session_id, None)
-        if session is None:
-            return False
-        with session.lock:
-            session.env.close()
-        return True
-
-    def close_all(self) -> None:
-        self._stop.set()
-        with self._lock:
-            ids = list(self._sessions)
-        for session_id in ids:
-            self.close(session_id)
-
-    def reap(self) -> list[str]:
-        """Close the HTTP sessions idle for longer than the timeout; their ids."""
-        now = time.monotonic()
-        with self._lock:
-            idle = [sid for sid, s in self._sessions.items() if s.kind == "http"
-                    and not s.lock.locked() and now - s.last_used > self.idle_timeout_s]
-        return [sid for sid in idle if self.close(sid)]
-
-    def _reap_loop(self) -> None:
-        while not self._stop.wait(min(5.0, max(0.1, self.idle_timeout_s / 4))):
-            self.reap()
-
-
-def observation_json(env: SpaBenchEnv) -> dict[str, Any]:
-    obs, view = env.observation, env.task_view
-    assert obs is not None and view is not None
-    from spa_bench.env.spaces import element_dict
-
-    return {"screenshot_png": base64.b64encode(obs.screenshot_png).decode("ascii"),
-            "elements": [element_dict(e) for e in obs.elements], "package": obs.package or "",
-            "activity": obs.activity or "", "instruction": view.instruction}
-
-
-def phone_died(env: SpaBenchEnv) -> bool:
-    """Whether the phone process the env started has exited (a device given by serial is never known
-    dead here: it is not ours to watch)."""
-    from spa_bench.phone.process import ProcessPhonePool
-
-    phones = env.pool.phones
-    return isinstance(phones, ProcessPhonePool) and any(not phone.alive for phone in phones.phones)
-
-
-class EnvService:
-    """What the HTTP and WebSocket handlers call; usable without either (the tests call it too)."""
-
-    def __init__(self, sessions: Sessions) -> None:
-        self.sessions = sessions
-
-    def reset(self, request: ResetRequest, kind: SessionKind = "http") -> dict[str, Any]:
-        """A new episode; without a session id, on a new session of `kind` (closed again if this first
-        reset fails: its id is never handed out, so nothing else could close it)."""
-        if request.session_id is None:
-            session_id, session = self.sessions.open(kind)
-            try:
-                return self._reset(session_id, session, request)
-            except BaseException:
-                self.sessions.close(session_id)
-                raise
-        return self._reset(request.session_id, self.sessions.get(request.session_id), request)
-
-    def _reset(self, session_id: str, session: Session, request: ResetParams) -> dict[str, Any]:
-        def work() -> dict[str, Any]:
-            options: dict[str, Any] = {"repeat": request.repeat}
-            if request.task is not None:
-                options["task"] = request.task
-            try:
-                _obs, info = session.env.reset(seed=request.seed, options=options)
-            except ConfigError as exc:
-                raise HttpError(HTTPStatus.BAD_REQUEST, str(exc)) from None
-            session.steps, session.done, session.last_used = 0, False, time.monotonic()
-            return {"session_id": session_id, "observation": observation_json(session.env), "reward": 0.0,
-                    "done": False, "info": _plain(info)}
-
-        return self._locked(session_id, session, work)
-
-    def step(self, request: StepRequest) -> dict[str, Any]:
-        session = self.sessions.get(request.session_id)
-
-        def work() -> dict[str, Any]:
-            if session.done:
-                raise HttpError(HTTPStatus.CONFLICT, "the episode is over or has not started: reset first")
-            _obs, reward, terminated, truncated, info = session.env.step(request.action)
-            session.steps += 1
-            session.done = terminated or truncated
-            session.last_used = time.monotonic()
-            return {"session_id": request.session_id, "observation": observation_json(session.env),
-                    "reward": reward, "done": session.done, "terminated": terminated, "truncated": truncated,
-                    "info": _plain(info)}
-
-        return self._locked(request.session_id, session, work)
-
-    def _locked(self, session_id: str, session: Session, work: Callable[[], T]) -> T:
-        """`work` under the session's lock; a failure because the session's phone died closes the
-        session (outside the lock: closing takes it), so that its slot and memory come back at once."""
-        try:
-            with session.lock:
-                return work()
-        except HttpError:
+            self.socket.bind(("127.0.0.1", port))
+            self.socket.listen(self.limits.backlog)  # connections queue from now, as socketserver's do
+        except OSError:
+            self.socket.close()
             raise
-        except Exception as exc:
-            if not phone_died(session.env):
-                raise  # the env's own failure: the session may still be usable
-            self.sessions.close(session_id)
-            raise HttpError(HTTPStatus.GONE, f"the session's phone died ({type(exc).__name__}: {exc}); the "
-                                             "session is closed: reset without session_id to open a new "
-                                             "one") from None
+        self.server_address: tuple[str, int] = self.socket.getsockname()
+        # one thread per session at most (the gates below), and a few for opening sessions and closing
+        self.executor = ThreadPoolExecutor(service.sessions.max_sessions + 4, thread_name_prefix="serve-env")
+        self._gates: WeakValueDictionary[str, asyncio.Lock] = WeakValueDictionary()
+        self._busy: set[RequestHandler] = set()  # connections with a request in progress (never dropped)
+        self._websockets: set[web.WebSocketResponse] = set()
+        self._runner: web.AppRunner | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self.ready = threading.Event()  # set once `serve_forever` accepts connections
+        self._stop_asked = threading.Event()
+        self._stopped = threading.Event()
+        self._stopped.set()
 
-    def state(self, session_id: str) -> dict[str, Any]:
-        session = self.sessions.get(session_id)
-        env = session.env
-        view = env.task_view
-        return {"session_id": session_id, "task": view.id if view else None,
-                "step_count": session.steps, "step_limit": view.max_steps if view else None,
-                "done": session.done, "idle_s": round(time.monotonic() - session.last_used, 3)}
+    # -- running ------------------------------------------------------------------------------------
+    def serve_forever(self) -> None:
+        self._stopped.clear()
+        try:
+            asyncio.run(self._serve())
+        finally:
+            self._stopped.set()
 
-
-def _plain(value: Any) -> Any:
-    return json.loads(json.dumps(value, default=str))
-
-
-def make_handler(service: EnvService) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "spa-bench-serve-env"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return  # one line per request would drown a training run's logs
-
-        def do_GET(self) -> None:
-            url = urlsplit(self.path)
-            if url.path == "/health":
-                self._reply(HTTPStatus.OK, {"status": "ok", "sessions": len(service.sessions)})
-            elif url.path == "/state":
-                ids = parse_qs(url.query).get("session_id")
-                self._call(lambda: service.state(ids[0]) if ids else _missing("session_id"))
-            else:
-                self._reply(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: GET {url.path}"})
-
-        def do_POST(self) -> None:
-            path = urlsplit(self.path).path
-            if path == "/reset":
-                self._call(lambda: service.reset(self._body(ResetRequest)))
-            elif path == "/step":
-                self._call(lambda: service.step(self._body(StepRequest)))
-            elif path == "/close":
-                self._call(lambda: {"closed": service.sessions.close(self._body(CloseRequest).session_id)})
-            else:
-                self._reply(HTTPStatus.NOT_FOUND, {"error": f"no such endpoint: POST {path}"})
-
-        def _body(self, model: type[_Request]) -> Any:
-            length = int(self.headers.get("Content-Length") or 0)
-            if length > MAX_BODY:
-                raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"body over {MAX_BODY} bytes")
-            raw = self.rfile.read(length) if length else b"{}"
+    def shutdown(self) -> None:
+        """Stop `serve_forever` (from another thread) and wait for it to return."""
+        self._stop_asked.set()
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
             try:
-                return model.model_validate_json(raw)
-            except ValidationError as exc:
-                raise HttpError(HTTPStatus.BAD_REQUEST, first_error(exc)) from None
-
-        def _call(self, work: Callable[[], dict[str, Any]]) -> None:
-            try:
-                self._reply(HTTPStatus.OK, work())
-            except HttpError as exc:
-                self._reply(exc.status, {"error": str(exc)})
-            except Exception as exc:  # the env's own failure: the session may still be usable
-                self._reply(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": f"{type(exc).__name__}: {exc}"})
-
-        def _reply(self, status: HTTPStatus, payload: dict[str, Any]) -> None:
-            data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    return Handler
-
-
-def first_error(exc: ValidationError, skip: int = 0, whole: str = "body") -> str:
-    """A request's first validation error as "field.path: message" (its location past the first `skip`
-    parts; `whole` when the error is about the whole request)."""
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"][skip:]) or whole
-    return f"{where}: {first['msg']}"
-
-
-def _missing(name: str) -> dict[str, Any]:
-    raise HttpError(HTTPStatus.BAD_REQUEST, f"{name}: missing (?{name}=...)")
-
-
-class EnvServer(ThreadingHTTPServer):
-    """The HTTP API, and WebSocket sessions at GET /ws on the same port: a connection whose request line
-    is `GET /ws` is handed to spa_bench.env.ws before the HTTP handler reads it."""
-
-    daemon_threads = True
-
-    def __init__(self, service: EnvService, port: int = 0) -> None:
-        from spa_bench.env.ws import WebSocketHub
-
-        self.service = service
-        self.websockets: WebSocketHub = WebSocketHub(service)
-        super().__init__(("127.0.0.1", port), make_handler(service))
-
-    def finish_request(self, request: Any, client_address: Any) -> None:
-        from spa_bench.env.ws import is_websocket_request
-
-        if isinstance(request, socket.socket) and is_websocket_request(request):
-            self.websockets.serve(request)
-        else:
-            super().finish_request(request, client_address)
+                loop.call_soon_threadsafe(stop.set)
+            except RuntimeError:  # the loop has closed already
+                pass
+        self._stopped.wait()
 
     def server_close(self) -> None:
-        """Stop listening and close the WebSocket connections (their sessions close as they end)."""
-        super().server_close()
-        self.websockets.close_all()
+        """Close the listening socket and the thread pool (WebSocket sessions closed as serving ended)."""
+        self.socket.close()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+    async def _serve(self) -> None:
+        self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        limits = self.limits
+        runner = web.AppRunner(self._app(), handle_signals=False, access_log=None, logger=_http_log,
+                               keepalive_timeout=limits.header_timeout_s, shutdown_timeout=5.0,
+                               # after an answer that left a body unread, how long its rest is drained
+                               lingering_time=limits.body_timeout_s)
+        await runner.setup()
+        self._runner = runner
+        server = await self._loop.create_server(self._protocol, sock=self.socket, backlog=limits.backlog)
+        self.ready.set()
+        try:
+            if not self._stop_asked.is_set():
+                await self._stop.wait()
+        finally:
+            self.ready.clear()
+            server.close()
+            await self._close_websockets()
+            await runner.cleanup()
+            self._runner = None
+
+    async def _close_websockets(self) -> None:
+        """Close every WebSocket with 1001 (going away), at once; their sessions close as they end."""
+        closing = [ws.close(code=WSCloseCode.GOING_AWAY, message=b"server stopping")
+                   for ws in list(self._websockets)]
+        await asyncio.gather(*closing, return_exceptions=True)
+
+    def _protocol(self) -> asyncio.Protocol:
+        """A new connection's protocol; past `max_connections`, the oldest idle connection makes room."""
+        assert self._runner is not None and self._runner.server is not None
+        handlers = self._runner.server.connections  # oldest first
+        if len(handlers) >= self.limits.max_connections:
+            idle = next((h for h in handlers if h not in self._busy and h.transport is not None), None)
+            if idle is None:
+                return _Refused()
+            idle.force_close()
+        return self._runner.server()
+
+    # -- the application ------------------------------------------------------------------------------
+    def _app(self) -> web.Application:
+        app = web.Application(client_max_size=self.limits.max_body, middlewares=[self._errors])
+        app.router.add_get("/health", self._health)
+        app.router.add_get("/state", self._state)
+        app.router.add_post("/reset", self._reset)
+        app.router.add_post("/step", self._step)
+        app.router.add_post("/close", self._close)
+        app.router.add_get(WS_PATH, self._websocket)
+        return app
+
+    @web.middleware
+    async def _errors(self, request: web.Request,
+                      handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """Every error as JSON: ours (HttpError), aiohttp's routing (404, 405) and the env's own (500)."""
+        try:
+            return await handler(request)
+        except HttpError as exc:
+            return await self._send(request, exc.status, {"error": str(exc)})
+        except web.HTTPException as exc:
+            if exc.status in (HTTPStatus.NOT_FOUND, HTTPStatus.METHOD_NOT_ALLOWED):
+                message = f"no such endpoint: {request.method} {request.path}"
+            else:
+                message = exc.reason
+            return await self._send(request, HTTPStatus(exc.status), {"error": message})
+        except Exception as exc:  # the env's own failure: the session may still be usable
+            return await self._send(request, HTTPStatus.INTERNAL_SERVER_ERROR,
+                                    {"error": f"{type(exc).__name__}: {exc}"})
+
+    async def _health(self, request: web.Request) -> web.StreamResponse:
+        sessions = len(self.service.sessions)
+        return await self._send(request, HTTPStatus.OK, {"status": "ok", "sessions": sessions})
+
+    async def _state(self, request: web.Request) -> web.StreamResponse:
+        session_id = request.query.get("session_id")
+        if session_id is None:
+            raise HttpError(HTTPStatus.BAD_REQUEST, "session_id: missing (?session_id=...)")
+        return await self._send(request, HTTPStatus.OK, self.service.state(session_id))
+
+    async def _reset(self, request: web.Request) -> web.StreamResponse:
+        body = await self._body(request, ResetRequest)
+        if body.session_id is None:
+            self.service.sessions.check_room()  # a 503 at once, not after the threads opening phones
+            return await self._work(request, None, lambda: self.service.reset(body))
+        self.service.sessions.get(body.session_id)  # a 404 at once
+        return await self._work(request, body.session_id, lambda: self.service.reset(body))
+
+    async def _step(self, request: web.Request) -> web.StreamResponse:
+        body = await self._body(request, StepRequest)
+        self.service.sessions.get(body.session_id)
+        return await self._work(request, body.session_id, lambda: self.service.step(body))
+
+    async def _close(self, request: web.Request) -> web.StreamResponse:
+        body = await self._body(request, CloseRequest)
+        sessions = self.service.sessions
+        return await self._work(request, None, lambda: {"closed": sessions.close(body.session_id)})
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        def opened(ws: web.WebSocketResponse) -> None:
+            self._websockets.add(ws)
+            self._busy.add(request.protocol)
+
+        def closed(ws: web.WebSocketResponse) -> None:
+            self._websockets.discard(ws)
+            self._busy.discard(request.protocol)
+
+        return await serve_websocket(request, self.service, self.executor, self.limits.heartbeat_s,
+                                     on_open=opened, on_close=closed)
+
+    # -- helpers ----------------------------------------------------------------------------------------
+    async def _body(self, request: web.Request, model: type[_Request]) -> Any:
+        """The body as `model`, read within the body timeout; the connection is busy from then on."""
+        length = request.content_length
+        if length is not None and length > self.limits.max_body:
+            raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"body over {self.limits.max_body} bytes "
+                                                                 f"(Content-Length: {length})")
+        try:
+            async with asyncio.timeout(self.limits.body_timeout_s):
+                raw = await request.read()
+        except TimeoutError:
+            raise HttpError(HTTPStatus.REQUEST_TIMEOUT, f"the body did not arrive within "
+                                                        f"{self.limits.body_timeout_s:g} s") from None
+        except web.HTTPRequestEntityTooLarge:
+            raise HttpError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                            f"body over {self.limits.max_body} bytes") from None
+        self._busy.add(request.protocol)
+        return parse_body(model, raw)
+
+    async def _work(self, request: web.Request, session_id: str | None,
+                    work: Callable[[], dict[str, Any]]) -> web.StreamResponse:
+        """`work` in the thread pool, after the session's earlier requests (they wait here, on the loop)."""
+        loop = asyncio.get_running_loop()
+
+        def encoded() -> bytes:  # a screenshot's base64 is MBs: encoded in the thread, not on the loop
+            return _encode(work())
+
+        if session_id is None:
+            result = await loop.run_in_executor(self.executor, encoded)
+        else:
+            gate = self._gates.get(session_id)
+            if gate is None:
+                gate = self._gates[session_id] = asyncio.Lock()
+            async with gate:
+                result = await loop.run_in_executor(self.executor, encoded)
+        return await self._send(request, HTTPStatus.OK, result)
+
+    async def _send(self, request: web.Request, status: HTTPStatus,
+                    payload: dict[str, Any] | bytes) -> web.StreamResponse:
+        """The JSON answer, which the client must take within the send timeout (else the connection is
+        aborted, its buffered answer freed)."""
+        data = payload if isinstance(payload, bytes) else _encode(payload)
+        response = web.StreamResponse(status=status,
+                                      headers={"Content-Type": "application/json; charset=utf-8"})
+        response.content_length = len(data)
+        if status in (HTTPStatus.REQUEST_TIMEOUT, HTTPStatus.REQUEST_ENTITY_TOO_LARGE):
+            response.force_close()  # the rest of its body may still come: this connection is done
+        try:
+            async with asyncio.timeout(self.limits.send_timeout_s):
+                await response.prepare(request)
+                await response.write(data)
+                await response.write_eof()
+        except TimeoutError:
+            if request.transport is not None:
+                request.transport.abort()
+        except ConnectionError:
+            pass  # the client went away: nobody to tell
+        finally:
+            self._busy.discard(request.protocol)
+        return response
 
 
-def make_server(service: EnvService, port: int = 0) -> EnvServer:
+def _encode(payload: dict[str, Any]) -> bytes:
+    return json.dumps(payload, ensure_ascii=False).encode("utf-8")
+
+
+def make_server(service: EnvService, port: int = 0, limits: Limits | None = None) -> EnvServer:
     """A server on 127.0.0.1:`port` (0: a free one; `server.server_address[1]` says which)."""
-    return EnvServer(service, port)
+    return EnvServer(service, port, limits)

@@ -13,39 +13,41 @@ The session opens at the first reset (its phone starts then; CAPACITY_REACHED wh
 WebSocket and HTTP ones alike, and the connection stays open to try again). It closes, its phone stopped,
 as soon as the connection ends for any reason: a close message, the client closing or being killed (the
 kernel closes a dead process's sockets), or a network failure or a frozen client, which keepalive pings
-find within PING_INTERVAL_S + PING_TIMEOUT_S + CLOSE_TIMEOUT_S (20 s). The client's websockets library
-answers pings by itself, whatever its training loop is doing, so a slow client keeps its session: that is
-why the idle reaper leaves these sessions alone.
+find within 1.5 x the server's heartbeat (a ping every `heartbeat_s`, its pong due within half of it: 15 s
+by default). The client's websockets library answers pings by itself, whatever its training loop is doing,
+so a slow client keeps its session: that is why the idle reaper leaves these sessions alone.
 
-The connection arrives through the HTTP server (spa_bench/env/server.py): its request line is peeked at,
-and `GET /ws` hands the socket to websockets' ServerConnection, as websockets' own sync server does with
-the sockets it accepts. Replies are not compressed: a screenshot is a PNG already, and on loopback the
-bytes cost less than the CPU.
+The connection is aiohttp's WebSocketResponse on `GET /ws` of the HTTP server (spa_bench/env/server.py):
+the handshake is an HTTP request under that server's header timeout and connection limit, and a message
+over MAX_BODY closes the connection with 1009 (message too big). Replies are not compressed: a screenshot
+is a PNG already, and on loopback the bytes cost less than the CPU. This module knows nothing of the
+server: it is handed the request, the service and the executor its blocking calls run in.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-import socket
-import threading
-import time
+from collections.abc import Callable
+from concurrent.futures import Executor
 from http import HTTPStatus
-from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
+from aiohttp import WSCloseCode, WSMsgType, web
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from spa_bench.env.server import MAX_BODY, HttpError, ResetParams, ResetRequest, StepRequest, first_error
-
-if TYPE_CHECKING:
-    from websockets.sync.server import ServerConnection
-
-    from spa_bench.env.server import EnvService
+from spa_bench.env.service import (
+    MAX_BODY,
+    EnvService,
+    HttpError,
+    ResetParams,
+    ResetRequest,
+    StepRequest,
+    first_error,
+)
 
 WS_PATH = "/ws"
-PEEK_TIMEOUT_S = 10.0  # for the request line to arrive; then the HTTP handler has the connection
-HANDSHAKE_TIMEOUT_S = 10.0
-# A silent peer (its host gone, its process stopped) is dropped within the three together: 20 s
-PING_INTERVAL_S, PING_TIMEOUT_S, CLOSE_TIMEOUT_S = 5.0, 10.0, 5.0
+HEARTBEAT_S = 10.0  # a ping every 10 s, its pong due within 5 s: a silent peer is dropped within 15 s
 ErrorCode = Literal["INVALID_JSON", "UNKNOWN_TYPE", "VALIDATION_ERROR", "EXECUTION_ERROR", "CAPACITY_REACHED",
                     "SESSION_ERROR"]
 # The HTTP statuses of EnvService's errors, as OpenEnv's codes
@@ -82,109 +84,54 @@ MESSAGE_TYPES = ("reset", "step", "state", "close")
 _MESSAGE: TypeAdapter[Message] = TypeAdapter(Message)
 
 
-def is_websocket_request(sock: socket.socket, timeout_s: float = PEEK_TIMEOUT_S) -> bool:
-    """Whether the request on `sock` starts `GET /ws`; read with MSG_PEEK, so that the HTTP handler still
-    reads any other request from its first byte."""
-    prefix = f"GET {WS_PATH}".encode()
-    deadline = time.monotonic() + timeout_s
-    previous = sock.gettimeout()
-    head = b""
+async def serve_websocket(request: web.Request, service: EnvService, executor: Executor,
+                          heartbeat_s: float = HEARTBEAT_S,
+                          on_open: Callable[[web.WebSocketResponse], None] = lambda ws: None,
+                          on_close: Callable[[web.WebSocketResponse], None] = lambda ws: None,
+                          ) -> web.StreamResponse:
+    """Run one connection to its end: handshake, the session loop (each message's work in `executor`, one
+    at a time), then close the session. `on_open`/`on_close` let the server track the connection."""
+    ws = web.WebSocketResponse(heartbeat=heartbeat_s, max_msg_size=MAX_BODY, compress=False)
+    if not ws.can_prepare(request).ok:
+        return web.json_response({"error": "GET /ws is a WebSocket: send an Upgrade: websocket request"},
+                                 status=HTTPStatus.UPGRADE_REQUIRED, headers={"Upgrade": "websocket"})
+    await ws.prepare(request)
+    on_open(ws)
+    session = WebSocketSession(service)
+    loop = asyncio.get_running_loop()
     try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+        async for message in ws:
+            if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                break  # an error or a close: aiohttp has answered it
+            reply = await loop.run_in_executor(executor, session.answer, message.data)
+            if reply is None:
                 break
-            sock.settimeout(remaining)
-            head = sock.recv(len(prefix) + 1, socket.MSG_PEEK)
-            if not head or len(head) > len(prefix) or b"\n" in head:
-                break
-            time.sleep(0.01)  # a request line split across packets: wait for the rest of it to arrive
-    except OSError:  # a timeout included: the HTTP handler deals with whatever this is
-        return False
+            await ws.send_str(reply)
+    except ConnectionError:
+        pass  # the client went away mid-reply: its session closes here all the same
     finally:
-        sock.settimeout(previous)
-    return head.startswith(prefix) and head[len(prefix):len(prefix) + 1] in (b" ", b"?")
-
-
-class WebSocketHub:
-    """The open WebSocket connections of one server, so that stopping the server closes them. It is also
-    the `server` websockets' ServerConnection asks one thing of: `socket_closed`, set once the server
-    stops, for a handshake that races the shutdown to be refused."""
-
-    def __init__(self, service: EnvService) -> None:
-        self.service = service
-        self.socket_closed = threading.Event()
-        self._lock = threading.Lock()
-        self._open: set[ServerConnection] = set()
-
-    def serve(self, sock: socket.socket) -> None:
-        """Run one connection to its end, in the server's thread for this client (as websockets'
-        sync server does: handshake, keepalive, the session loop, close)."""
-        from websockets.protocol import OPEN
-        from websockets.server import ServerProtocol
-        from websockets.sync.server import Server, ServerConnection
-
-        sock.settimeout(None)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, True)
-        connection = ServerConnection(sock, ServerProtocol(max_size=MAX_BODY), cast(Server, self),
-                                      ping_interval=PING_INTERVAL_S, ping_timeout=PING_TIMEOUT_S,
-                                      close_timeout=CLOSE_TIMEOUT_S)
-        try:
-            connection.handshake(timeout=HANDSHAKE_TIMEOUT_S)
-        except Exception:  # a timeout or a broken request: websockets has answered what it could
-            connection.close_socket()
-            return
-        if connection.protocol.state is not OPEN:  # refused (not an upgrade request, or shutting down)
-            connection.close_socket()
-            return
-        with self._lock:
-            self._open.add(connection)
-        connection.start_keepalive()
-        try:
-            with connection:
-                WebSocketSession(self.service, connection).run()
-        finally:
-            with self._lock:
-                self._open.discard(connection)
-
-    def close_all(self) -> None:
-        """Close every connection with 1001 (going away), at once: each waits for its client's answer."""
-        from websockets.frames import CloseCode
-
-        self.socket_closed.set()
-        with self._lock:
-            connections = list(self._open)
-        closers = [threading.Thread(target=c.close, args=(CloseCode.GOING_AWAY, "server stopping"),
-                                    daemon=True) for c in connections]
-        for closer in closers:
-            closer.start()
-        for closer in closers:
-            closer.join()
+        on_close(ws)
+        await loop.run_in_executor(executor, session.close)  # stops its phone: blocking
+        await ws.close(code=WSCloseCode.OK)
+    return ws
 
 
 class WebSocketSession:
-    """One connection's messages, and its session (None until the first reset)."""
+    """One connection's messages, and its session (None until the first reset); blocking calls."""
 
-    def __init__(self, service: EnvService, connection: ServerConnection) -> None:
-        self.service, self.connection = service, connection
+    def __init__(self, service: EnvService) -> None:
+        self.service = service
         self.session_id: str | None = None
 
-    def run(self) -> None:
-        """Answer messages until the connection ends or a close message; then close the session."""
-        from websockets.exceptions import ConnectionClosed
+    def answer(self, raw: str | bytes) -> str | None:
+        """The reply to one message as JSON text; None for a close message."""
+        reply = self.handle(raw)
+        return None if reply is None else json.dumps(reply, ensure_ascii=False)
 
-        try:
-            for raw in self.connection:
-                reply = self.handle(raw)
-                if reply is None:
-                    break
-                self.connection.send(json.dumps(reply, ensure_ascii=False))
-        except ConnectionClosed:
-            pass  # the client went away, however: its session closes here all the same
-        finally:
-            if self.session_id is not None:
-                self.service.sessions.close(self.session_id)
-                self.session_id = None
+    def close(self) -> None:
+        if self.session_id is not None:
+            self.service.sessions.close(self.session_id)
+            self.session_id = None
 
     def handle(self, raw: str | bytes) -> dict[str, Any] | None:
         """The reply to one message; None for a close message."""
