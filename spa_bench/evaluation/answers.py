@@ -38,6 +38,7 @@ _WRAPPERS = {'"': '"', "'": "'", "`": "`", "*": "*", "“": "”", "‘": "’",
              "「": "」", "『": "』", "《": "》", "〈": "〉", "【": "】"}
 _TRAILING = ".。!,;、"  # not "?": a trailing question mark asks ("8:00?"), it is caught as a question
 _SEPARATORS = re.compile(f"[,;、/|&\n{_GAP}]|(?<![a-z0-9])(?:or|and)(?![a-z0-9])|或|和|及", re.IGNORECASE)
+_LIST_MARK = re.compile("[/|]")  # beside a value of any kind: 'a@b.io / Ben Carter', 'yes / Call'
 _SENTENCE_BREAK = re.compile("[?。]")  # a question, or a second Chinese sentence: the instruction echoed?
 LEFTOVER_WIDTH = 40
 """Columns of other text an answer may hold beside the value (a CJK character takes two)."""
@@ -55,7 +56,7 @@ _HEDGE = re.compile(
     _words("maybe", "perhaps", "probably", "possibly", "likely", "unlikely", "might", "may", "could",
            "would", "should", "guess", "think", "believe", "suppose", "assume", "seems?", "apparently",
            "presumably", "either", "or", "unsure", "uncertain", "approximately", "approx", "roughly",
-           "around", "about", "nearly", "almost", "ish", "something") +
+           "around", "about", "nearly", "almost", "ish", "something", "one of") +
     "|可能|也许|大概|或许|或者|或是|或|还是|应该|估计|好像|似乎|左右|大约|约莫|差不多|吧|猜|多半|恐怕|兴许|要么|"
     "上下|前后|将近|接近|几乎|至少|最多|以上|以下|之类|等等|之一|~", re.IGNORECASE)
 _YES = re.compile(r"^(?:yes|yeah|yep|yup|correct|true|affirmative)(?![a-z])|^(?:是的|是|对的|对|有的|有|嗯)")
@@ -251,7 +252,8 @@ def _rest_problem(check: AnswerCheck, rest: str, value_text: str) -> str | None:
         return f"it hedges ({hedge.group(0)!r})"
     if _SENTENCE_BREAK.search(rest):
         return "it holds a question or a second sentence (the instruction echoed?)"
-    if check.kind in _PHRASE_KINDS and (separator := _SEPARATORS.search(rest)):
+    if (separator := _LIST_MARK.search(rest)) or (check.kind in _PHRASE_KINDS and
+                                                  (separator := _SEPARATORS.search(rest))):
         shown = "a space between CJK words" if separator.group(0) == _GAP else repr(separator.group(0))
         return f"{shown} joins other text to the value (a list?)"
     if (check.kind not in _PHRASE_KINDS or numbers_in(value_text)) and numbers_in(rest):

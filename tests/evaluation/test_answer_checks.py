@@ -156,6 +156,9 @@ FAIL = [
     (check("person", "Chloe Kim"), "Chloe Kim and Dana Lee"), (check("text", "海底捞"), "海底捞、国贸大酒店"),
     (check("choice", "Wi-Fi", choices=["Wi-Fi", "Bluetooth"]), "Wi-Fi, Bluetooth"),
     (check("yes_no", "yes"), "yes or no"), (check("yes_no", "yes"), "Yes. No."),
+    (check("email", "m.chang@example.com"), "m.chang@example.com / Ben Carter"),
+    (check("email", "m.chang@example.com"), "one of m.chang@example.com and Ben Carter"),
+    (check("yes_no", "no"), "no / Call Wang Fang"), (check("number", "31"), "31 | Lotus Garden"),
     # the wrong half of the day
     (check("time", "08:00"), "8:00 PM"), (check("time", "08:00"), "晚上8点"),
     (check("time", "08:00"), "20:00"),
