@@ -62,7 +62,10 @@ def classify_commands(commands: Sequence[str],
     ctx = _Context(anywhere=frozenset(first.earlier), launchers=launchers)
     verdicts = []
     for command in commands:
-        kind, reason = _worst(_line(command, ctx), "empty")
+        # an empty command line opens an interactive shell: a device that records it so (and not each
+        # line the session runs, as the virtual phone does) hides whatever was typed or piped into it
+        kind, reason = (_worst(_line(command, ctx), "empty") if command.strip()
+                        else ("state_change", "an interactive shell: its commands are not seen"))
         changes = kind in ("state_change", "unknown")
         verdicts.append(CommandVerdict(command, kind, changes, " ".join(reason.split())))
     return verdicts
@@ -197,6 +200,8 @@ def _adb(args: list[str], ctx: _Context) -> list[_Part]:
     if sub in ("shell", "exec-out"):
         while rest and rest[0] in ("-e", "-n", "-T", "-t", "-tt", "-x"):
             rest = rest[2:] if rest[0] == "-e" else rest[1:]
+        if not " ".join(rest).strip():  # `adb shell` alone reads its commands from the terminal or a pipe
+            return [("state_change", f"adb {sub}: an interactive shell: its commands are not seen")]
         return _line(" ".join(rest), ctx)  # adb joins its arguments with spaces, as the device receives them
     if sub in ("pull", "devices", "get-state", "get-serialno", "version", "wait-for-device", "root"):
         return [("read", f"adb {sub}: changes nothing on the device by itself")]

@@ -320,8 +320,8 @@ def test_a_capture_over_a_user_file_is_a_change_and_so_is_its_removal() -> None:
     ("uitest uiInput click 540 1200", "unknown"),
     ("sh /data/local/tmp/setup.sh", "unknown"),
     ("eval " * 500 + "settings get global airplane_mode_on", "unknown"),  # deeper than is read: a change
-    ("", "read"),
-    ("   \n ", "read"),
+    ("", "state_change"),  # an interactive shell: see the test below
+    ("   \n ", "state_change"),
 ])
 def test_compound_lines(command: str, kind: str) -> None:
     verdict = classify_command(command)
@@ -329,8 +329,16 @@ def test_compound_lines(command: str, kind: str) -> None:
     assert verdict.changes_state == (kind in ("state_change", "unknown"))
 
 
-def test_empty_line_says_so() -> None:
-    assert classify_command("  ") == CommandVerdict("  ", "read", False, "empty")
+def test_an_empty_line_is_an_interactive_shell_whose_commands_are_not_seen() -> None:
+    # the device opened `adb shell` with no command: what was typed or piped into it is not in the record
+    reason = "an interactive shell: its commands are not seen"
+    assert classify_command("  ") == CommandVerdict("  ", "state_change", True, reason)
+    assert classify_command("") == CommandVerdict("", "state_change", True, reason)
+    for host_line in ("adb shell", "adb -s emulator-5554 shell -T", "adb shell < cmds.txt"):
+        verdict = classify_command(host_line)
+        assert verdict.changes_state and "interactive shell" in verdict.reason, (host_line, verdict)
+    assert classify_command("echo 'settings put global x 1' | adb shell").changes_state
+    assert not classify_command("adb shell true").changes_state
 
 
 def test_the_adb_prefix_is_stripped_and_the_device_line_classified() -> None:

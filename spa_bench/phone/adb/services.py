@@ -3,7 +3,8 @@
 `ServiceTable` maps service-name prefixes to factories; a factory gets the rest of the name and returns
 a handler (run in the stream's worker thread) or None to refuse the OPEN with CLSE. `phone_services`
 fills a table for a phone: shell v1/v2, exec, sync, tcp:PORT and polite answers to reboot/root/remount;
-with a `CommandAudit`, every command line, push and root switch is recorded as it is opened.
+with a `CommandAudit`, every command line, push and root switch is recorded as it is opened, and every
+line an interactive shell session (`adb shell` with no command, piped or typed) runs, as it runs.
 """
 
 from __future__ import annotations
@@ -98,18 +99,25 @@ def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int,
     `audit`, what each opened service runs is recorded there."""
     table = ServiceTable()
 
-    def shell_v1(command: str) -> Handler:
-        if audit is not None:
+    def line_hook() -> Callable[[str], None] | None:
+        return None if audit is None else lambda line: audit.record("shell", line)
+
+    def opened(command: str) -> None:
+        # an interactive session (no command) is recorded line by line as it runs (line_hook), not as
+        # one empty command that would hide what it typed
+        if audit is not None and command.strip():
             audit.record("shell", command)
-        return lambda s: run_v1(s, shell, command)
+
+    def shell_v1(command: str) -> Handler:
+        opened(command)
+        return lambda s: run_v1(s, shell, command, line_hook())
 
     def shell_v2(rest: str) -> Handler | None:
         args, command = _split_v2(rest)
         if "v2" not in args.split(","):
             return None
-        if audit is not None:
-            audit.record("shell", command)
-        return lambda s: run_v2(s, shell, args, command)
+        opened(command)
+        return lambda s: run_v2(s, shell, args, command, line_hook())
 
     def exec_(command: str) -> Handler:
         if audit is not None:

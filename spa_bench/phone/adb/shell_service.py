@@ -24,6 +24,7 @@ _FRAME = struct.Struct("<BI")
 FRAME_CHUNK = 64 * 1024
 STDIN_GRACE = 0.05
 PROMPT = b"vphone:/ $ "
+LineHook = Callable[[str], None]
 
 class ShellOutput(Protocol):
     """What the phone's shell returns (spa_bench.phone.shell.ShellResult)."""
@@ -86,10 +87,11 @@ def collect_stdin_raw(stream: Stream) -> bytes:
     return stream.read_all()
 
 
-def run_v1(stream: Stream, shell: ShellRunner, command: str) -> None:
-    """`shell:CMD`: stdout then stderr as raw bytes; the exit code is lost, as on a real phone."""
+def run_v1(stream: Stream, shell: ShellRunner, command: str, on_line: LineHook | None = None) -> None:
+    """`shell:CMD`: stdout then stderr as raw bytes; the exit code is lost, as on a real phone.
+    `on_line`: told each line an interactive session (no CMD) runs, before it runs."""
     if not command.strip():
-        interactive(stream, shell, framed=False, tty=True)
+        interactive(stream, shell, framed=False, tty=True, on_line=on_line)
         return
     result = shell.run(command)
     # one stream carries both, interleaved in write order (adbutils' shell2 needs its trailing marker last)
@@ -104,10 +106,12 @@ def run_exec(stream: Stream, shell: ShellRunner, command: str) -> None:
         stream.write(result.stdout)
 
 
-def run_v2(stream: Stream, shell: ShellRunner, args: str, command: str) -> None:
-    """`shell,v2,<args>:CMD`: framed stdout/stderr and the exit code; `pty` without a command is a REPL."""
+def run_v2(stream: Stream, shell: ShellRunner, args: str, command: str,
+           on_line: LineHook | None = None) -> None:
+    """`shell,v2,<args>:CMD`: framed stdout/stderr and the exit code; `pty` without a command is a REPL.
+    `on_line` as for run_v1."""
     if not command.strip():
-        interactive(stream, shell, framed=True, tty="pty" in args.split(","))
+        interactive(stream, shell, framed=True, tty="pty" in args.split(","), on_line=on_line)
         return
     result = shell.run(command, lambda: collect_stdin_v2(stream))
     out = bytearray()
@@ -118,10 +122,12 @@ def run_v2(stream: Stream, shell: ShellRunner, args: str, command: str) -> None:
     stream.write(bytes(out))
 
 
-def interactive(stream: Stream, shell: ShellRunner, framed: bool, tty: bool) -> None:
+def interactive(stream: Stream, shell: ShellRunner, framed: bool, tty: bool,
+                on_line: LineHook | None = None) -> None:
     """`adb shell` without a command: on a terminal (tty) a line-editing prompt with echo, backspace,
     ^C, ^D and exit; otherwise (`... | adb shell`) a silent `sh` that runs each line it reads. The v2
-    exit code is the last command's, as with `sh`."""
+    exit code is the last command's, as with `sh`. `on_line` gets each line as it will run (after line
+    editing), before it runs: the audit sees a session's commands one by one, not one empty command."""
     reader = FrameReader(stream)
     prompt = PROMPT if tty else b""
     line = bytearray()
@@ -143,6 +149,8 @@ def interactive(stream: Stream, shell: ShellRunner, framed: bool, tty: bool) -> 
         if text in ("exit", "logout"):
             return False
         if text:
+            if on_line is not None:
+                on_line(text)
             result = shell.run(text)
             status = result.exit_code
             output = result.stdout + result.stderr
