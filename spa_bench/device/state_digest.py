@@ -1,13 +1,16 @@
-"""A digest of what an infeasible task must leave untouched: its apps' data, the settings, the shared files.
+"""A digest of what an infeasible task must leave untouched: every app's data, the settings, the shared files.
 
 "Infeasible" passes only when the agent said so and changed nothing (spa_bench.evaluation.untouched);
 an agent that acts through the GUI and then declares the task infeasible must fail. The episode reads
 the state twice - after setup and before the final capture - and keeps both digests in its log, so
 that the decision is made again from the log alone, with no device.
 
-What is read (`read_state`), in three adb round-trips whatever the number of apps:
-1. the files under each package's data folders (/data/data/PKG, /data/user_de/0/PKG) and under /sdcard,
-   and `settings list system|secure|global`;
+Every package's data is read, not only the task's apps': an agent that sends an SMS from Messages or
+adds an alarm in Clock and then declares a social-app task infeasible changed the phone as much as one
+that acted in the task's own app. What is read (`read_state`), in three adb round-trips whatever the
+number of apps:
+1. the files under every package's data folders (all of /data/data and /data/user_de/0: the apps, their
+   providers' databases, the system's) and under /sdcard, and `settings list system|secure|global`;
 2. each database's tables and columns (sqlite3, `pragma_table_info`), the size and time of every other
    file, the text of shared preferences;
 3. every table's rows, one JSON array per row (blobs as hex).
@@ -25,16 +28,16 @@ import fnmatch
 import hashlib
 import json
 import shlex
-from collections.abc import Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spa_bench.device.volatile import VOLATILE, data_packages, volatile_columns, whole_part_volatile
+from spa_bench.device.volatile import VOLATILE, volatile_columns, whole_part_volatile
 
 SETTINGS_NAMESPACES = ("system", "secure", "global")
-DATA_ROOTS = ("/data/data/{}", "/data/user_de/0/{}")
+DATA_ROOTS = ("/data/data", "/data/user_de/0")  # every package's folder under them
 SDCARD = "/sdcard"
 _MARK = "@@spa-digest "  # starts the marker lines between the outputs of one round-trip's commands
 _TEXT_FILES = (".xml", ".json", ".txt", ".properties")
@@ -54,9 +57,10 @@ class DigestPart(_Model):
 
 
 class StateDigest(_Model):
-    """The state of a task's apps at one moment (spa_bench.device.state_digest)."""
+    """The phone's apps, settings and shared files at one moment (spa_bench.device.state_digest)."""
 
-    packages: list[str] = Field(description="the packages whose data folders were read (task's names)")
+    packages: list[str] = Field(description="the packages whose data was read: every package of the phone "
+                                "with data that is not all volatile (a task's package under the task's name)")
     parts: dict[str, DigestPart] = Field(default_factory=dict, description="part name -> digest")
     volatile_sha256: str = Field(description="of the volatile declarations applied "
                                              "(spa_bench.device.volatile)")
@@ -104,37 +108,34 @@ def _echo(label: str) -> str:
     return f"echo; echo {shlex.quote(_MARK + label)}"
 
 
-def _part_name(path: str, roots: dict[str, str]) -> str | None:
+def _part_name(path: str, owners: dict[str, str]) -> str | None:
     """`PKG/<path in its folder>` (`PKG(de)/...` in device-protected storage), `sdcard/<path>`; None for
-    what is not app state (an agent's captures at the top of /sdcard)."""
-    for root, name in roots.items():
+    what is not app state (an agent's captures at the top of /sdcard). `owners`: a package's name on the
+    device -> the task's name for it, where they differ."""
+    for root, suffix in ((DATA_ROOTS[0], ""), (DATA_ROOTS[1], "(de)")):
         if path.startswith(root + "/"):
-            rest = path[len(root) + 1:]
-            if name == "sdcard" and "/" not in rest:
-                return None
-            return f"{name}/{rest}"
+            package, sep, rest = path[len(root) + 1:].partition("/")
+            return f"{owners.get(package, package)}{suffix}/{rest}" if sep else None
+    if path.startswith(SDCARD + "/"):
+        rest = path[len(SDCARD) + 1:]
+        return f"sdcard/{rest}" if "/" in rest else None
     return None
 
 
-def read_state(device: Reader, packages: Sequence[str], device_names: dict[str, str] | None = None
-               ) -> RawState:
-    """Read the parts of `packages` (their providers added), the settings and /sdcard. `device_names`
-    maps a task's package to the name it has on this device, where it differs."""
-    names = device_names or {}
-    roots: dict[str, str] = {}
-    for package in data_packages(list(packages)):
-        for i, pattern in enumerate(DATA_ROOTS):
-            roots[pattern.format(names.get(package, package))] = package + ("(de)" if i else "")
-    roots[SDCARD] = "sdcard"
+def read_state(device: Reader, device_names: Mapping[str, str] | None = None) -> RawState:
+    """Read every package's data (all of /data/data and /data/user_de/0: the apps, their providers, the
+    system's), the settings and /sdcard. `device_names` maps a task's package to the name it has on this
+    device, where it differs: its parts are named by the task's name."""
+    owners = {device: task for task, device in (device_names or {}).items() if device != task}
     state: RawState = {}
-    first = [_echo("files"), "find " + " ".join(shlex.quote(r) for r in roots) + " -type f 2>/dev/null"]
+    first = [_echo("files"), "find " + " ".join((*DATA_ROOTS, SDCARD)) + " -type f 2>/dev/null"]
     for namespace in SETTINGS_NAMESPACES:
         first += [_echo(f"settings {namespace}"), f"settings list {namespace}"]
     files: dict[str, str] = {}  # part name -> path on the device
     for label, body in _sections(device.shell("; ".join(first))):
         if label == "files":
             for path in sorted(line.strip() for line in body.splitlines() if line.strip().startswith("/")):
-                part = _part_name(path, roots)
+                part = _part_name(path, owners)
                 if part is not None and whole_part_volatile(part) is None:
                     files[part] = path
         else:
@@ -284,14 +285,21 @@ def _glob(name: str, pattern: str | None) -> bool:
     return pattern is not None and fnmatch.fnmatchcase(name, pattern)
 
 
-def digest(state: RawState, packages: Sequence[str]) -> StateDigest:
+def _package(part: str) -> str | None:
+    if part.startswith(("settings:", "sdcard/")):
+        return None
+    return part.split("/", 1)[0].removesuffix("(de)")
+
+
+def digest(state: RawState) -> StateDigest:
     parts = {}
     for name in sorted(state):
         rows = _kept(name, state[name])
         text = "\n".join(f"{k}\t{v}" for k, v in sorted(rows.items()))
         parts[name] = DigestPart(sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(), rows=len(rows),
                                  volatile=whole_part_volatile(name) is not None)
-    return StateDigest(packages=data_packages(list(packages)), parts=parts, volatile_sha256=volatile_sha256())
+    packages = sorted({p for p in map(_package, state) if p is not None})
+    return StateDigest(packages=packages, parts=parts, volatile_sha256=volatile_sha256())
 
 
 def _clip(text: str, n: int = 160) -> str:

@@ -1,34 +1,24 @@
-"""What the state digest reads for a task's apps, and which of it changes by merely using the phone.
+"""Which parts of the phone's state change by merely using it: the digest compares everything else.
 
-An infeasible task passes only with its apps' state untouched (spa_bench.device.state_digest). Two tables
-say what that state is:
-
-- `DATA_OWNERS`: the packages whose data folders hold an app's state besides its own (Android keeps
-  contacts, call log, messages and calendars in provider packages: the Contacts app stores nothing itself).
-- `VOLATILE`: the parts an app or the system rewrites when the phone is only used - opened, browsed,
-  scrolled, left - with a one-line reason each. They are still read and hashed (the log shows them), but
-  never compared: a difference there says nothing about what the agent did. A declaration names a part by
-  a glob over part names (`PKG/<path>#<table>` for a database table, `PKG/<path>` for a file,
-  `settings:<namespace>`, `sdcard/<path>`) and, optionally, one column of that table (or one key of a
-  settings namespace, a glob): then only that column is left out of the rows before hashing.
+An infeasible task passes only with the phone's state untouched (spa_bench.device.state_digest reads every
+package's data, the settings and /sdcard). `VOLATILE` lists the parts an app or the system rewrites when
+the phone is only used - opened, browsed, scrolled, left - with a one-line reason each. They are still
+read and hashed (the log shows them), but never compared: a difference there says nothing about what the
+agent did. A declaration names a part by a glob over part names (`PKG/<path>#<table>` for a database
+table, `PKG/<path>` for a file, `settings:<namespace>`, `sdcard/<path>`) and, optionally, one column of
+that table (or one key of a settings namespace, a glob): then only that column is left out of the rows
+before hashing. A whole file declared volatile is not read at all.
 
 They were found by running the noop agent and a "open every screen and go back" pass on each of the 20
-apps of the virtual phone and diffing the digests (README, "Infeasible means untouched"). An entry here
-weakens the check for every infeasible task of its app: add one only with a reason a reviewer can verify.
+apps of the virtual phone and diffing the digests (README, "Infeasible means untouched"), and since the
+digest reads every app, by the oracle and a look-around agent that opens other apps than the task's.
+An entry here weakens the check for every infeasible task: add one only with a reason a reviewer can verify.
 """
 
 from __future__ import annotations
 
 import fnmatch
 from dataclasses import dataclass
-
-DATA_OWNERS: dict[str, tuple[str, ...]] = {
-    "com.android.contacts": ("com.android.providers.contacts",),
-    "com.android.dialer": ("com.android.providers.contacts", "com.android.providers.blockednumber"),
-    "com.android.messaging": ("com.android.providers.telephony", "com.android.providers.contacts"),
-    "com.android.calendar": ("com.android.providers.calendar",),
-}
-"""App -> provider packages that keep its data (read with the app's own folders)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +41,8 @@ VOLATILE: tuple[Volatile, ...] = (
     Volatile("*-wal", "SQLite's write-ahead log: the tables are read instead"),
     Volatile("*-shm", "SQLite's shared-memory index: the tables are read instead"),
     # the system
+    Volatile("com.android.providers.settings/databases/settings.db", "the settings provider's own "
+             "database: read through `settings list` (settings:*), where its volatile keys are declared"),
     Volatile("settings:secure", "typing switches the keyboard to ADBKeyboard (the audit's gui_input "
              "`ime set`)", "default_input_method"),
     Volatile("settings:secure", "typing enables ADBKeyboard (the audit's gui_input `ime enable`)",
@@ -89,13 +81,3 @@ def whole_part_volatile(part: str) -> Volatile | None:
 def volatile_columns(part: str) -> list[Volatile]:
     """The declarations that leave columns (or settings keys) of this part out."""
     return [v for v in VOLATILE if v.column is not None and v.matches(part)]
-
-
-def data_packages(packages: list[str]) -> list[str]:
-    """The task's packages and the providers that keep their data, in order, without repeats."""
-    out: list[str] = []
-    for package in packages:
-        for name in (package, *DATA_OWNERS.get(package, ())):
-            if name not in out:
-                out.append(name)
-    return out

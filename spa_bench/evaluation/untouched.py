@@ -1,12 +1,13 @@
 """Infeasible means untouched: the state digests an episode takes of an infeasible task, and their verdict.
 
 An infeasible task (a finish check with status infeasible, spa_bench.tasks.model.Task.infeasible) passes
-only when the agent said so - after asking the user, where that is the expected move - and its apps, the
-settings and the shared files are as they were after setup. The runner and the Gymnasium environment
-read the state (spa_bench.device.state_digest) after setup and again before the final capture, and keep
-both digests in the log (`EpisodeLog.digest_start`, `digest_end`); the end one also lists, row by row,
-what changed. `untouched` compares the two from the log alone, so that `spa-bench evaluate` decides the
-same way with no device; spa_bench.evaluation.policy is where the decision is applied.
+only when the agent said so - after asking the user, where that is the expected move - and every app's
+data (not only the task's apps: a change in another app is a change all the same), the settings and the
+shared files are as they were after setup. The runner and the Gymnasium environment read the state
+(spa_bench.device.state_digest) after setup and again before the final capture, and keep both digests
+in the log (`EpisodeLog.digest_start`, `digest_end`); the end one also lists, row by row, what changed.
+`untouched` compares the two from the log alone, so that `spa-bench evaluate` decides the same way with
+no device; spa_bench.evaluation.policy is where the decision is applied.
 """
 
 from __future__ import annotations
@@ -37,17 +38,17 @@ class _Counting:
 
 @dataclass
 class UntouchedWatch:
-    """Reads a task's state at the start and at the end of an episode. The start's raw rows stay in
+    """Reads the phone's state at the start and at the end of an episode. The start's raw rows stay in
     memory (not in the log) so that the end digest can say which rows changed."""
 
-    packages: list[str]
+    packages: list[str]  # the task's packages (the digest reads every package; these keep the task's names)
     device_names: dict[str, str] = field(default_factory=dict)  # task's package -> the device's name
     _start: RawState | None = field(default=None, init=False, repr=False)
 
     def _read(self, device: Reader) -> tuple[StateDigest, RawState]:
         counting, started = _Counting(device), time.monotonic()
-        raw = read_state(counting, self.packages, self.device_names)
-        result = digest(raw, self.packages)
+        raw = read_state(counting, self.device_names)
+        result = digest(raw)
         result.seconds, result.round_trips = time.monotonic() - started, counting.calls
         return result, raw
 

@@ -1,6 +1,7 @@
 """The state digest of "infeasible means untouched", read through a real shell: sh, find, stat, cat and the
 sqlite3 CLI on the host stand in for the phone's (same commands, same output formats), over a folder laid
-out as a phone's /data and /sdcard. What volatile declarations leave out, and what the diff names."""
+out as a phone's /data and /sdcard. What volatile declarations leave out, and what the diff names; every
+package's data is read, not only the task's apps'."""
 
 from __future__ import annotations
 
@@ -70,9 +71,9 @@ def sql(phone: Path, script: str) -> None:
         db.executescript(script)
 
 
-def read(phone: Path) -> tuple[RawState, StateDigest]:
-    raw = read_state(HostShell(phone), [APP])
-    return raw, digest(raw, [APP])
+def read(phone: Path, names: dict[str, str] | None = None) -> tuple[RawState, StateDigest]:
+    raw = read_state(HostShell(phone), names)
+    return raw, digest(raw)
 
 
 def test_every_part_is_read_and_captures_and_caches_are_not(phone: Path) -> None:
@@ -133,3 +134,50 @@ def test_the_decision_needs_only_the_digests(phone: Path) -> None:
     assert untouched(start, None).untouched is None and untouched(None, end).untouched is None
     other = end.model_copy(update={"volatile_sha256": "0" * 64})
     assert untouched(start, other).untouched is None  # compared under other declarations: rerun
+
+
+CLOCK = "com.android.deskclock"
+ALARMS = f"{CLOCK}(de)/databases/alarms.db#alarm_templates"
+SMS = "com.android.providers.telephony/databases/mmssms.db#sms"
+
+
+def other_apps(phone: Path) -> None:
+    """Clock's alarms in device-protected storage, the telephony provider's SMS, the settings provider's
+    database (read through `settings list` instead)."""
+    for folder, script in (
+            (f"data/user_de/0/{CLOCK}/databases/alarms.db",
+             "CREATE TABLE alarm_templates (_id INTEGER PRIMARY KEY, hour INTEGER, minutes INTEGER, "
+             "enabled INTEGER); INSERT INTO alarm_templates VALUES (1, 7, 30, 1);"),
+            ("data/data/com.android.providers.telephony/databases/mmssms.db",
+             "CREATE TABLE sms (_id INTEGER PRIMARY KEY, address TEXT, body TEXT, type INTEGER);"),
+            ("data/data/com.android.providers.settings/databases/settings.db",
+             "CREATE TABLE secure (_id INTEGER PRIMARY KEY, name TEXT UNIQUE, value TEXT);")):
+        (phone / folder).parent.mkdir(parents=True)
+        with sqlite3.connect(phone / folder) as db:
+            db.executescript(script)
+
+
+def test_every_package_is_read_and_a_change_in_another_app_is_named(phone: Path) -> None:
+    other_apps(phone)
+    before, start = read(phone)
+    assert start.packages == sorted([CLOCK, APP, "com.android.providers.telephony"])
+    assert ALARMS in before
+    assert not any("providers.settings" in part for part in before)  # settings: through `settings list`
+    with sqlite3.connect(phone / "data/data/com.android.providers.telephony/databases/mmssms.db") as db:
+        db.execute("INSERT INTO sms VALUES (1, '+1 650-555-0101', 'hello', 2)")
+    with sqlite3.connect(phone / f"data/user_de/0/{CLOCK}/databases/alarms.db") as db:
+        db.execute("INSERT INTO alarm_templates VALUES (2, 6, 0, 1)")
+    with sqlite3.connect(phone / "data/data/com.android.providers.settings/databases/settings.db") as db:
+        db.execute("INSERT INTO secure VALUES (1, 'default_input_method', 'com.android.adbkeyboard/.AdbIME')")
+    after, end = read(phone)
+    assert describe(before, after) == [f"{ALARMS}: 1 row added ([2,6,0,1])",
+                                       f'{SMS}: 1 row added ([1, "+1 650-555-0101", "hello", 2])']
+    assert [line.split(":")[0] for line in differences(start, end)] == [ALARMS, SMS]
+    assert untouched(start, end).untouched is False
+
+
+def test_a_package_under_another_name_on_the_device_keeps_the_tasks_name(phone: Path) -> None:
+    (phone / "data/data/com.google.android.deskclock/databases").mkdir(parents=True)
+    (phone / "data/data/com.google.android.deskclock/databases/x.txt").write_text("1")
+    raw, result = read(phone, {CLOCK: "com.google.android.deskclock", APP: APP})
+    assert f"{CLOCK}/databases/x.txt" in raw and CLOCK in result.packages

@@ -1,6 +1,7 @@
 """Infeasible means untouched, on the virtual phone: agents that act through the GUI (taps on the screen,
-no adb shell) on an infeasible task and then declare it infeasible fail, with the change named; one that
-only browses passes; noop, which never declares, fails. Scored again from the logs alone, the same."""
+no adb shell) on an infeasible task - in its own app or in another one - and then declare it infeasible
+fail, with the change named; one that only browses (other apps too) passes; noop, which never declares,
+fails. Scored again from the logs alone, the same."""
 
 from __future__ import annotations
 
@@ -25,8 +26,12 @@ AGENTS = textwrap.dedent('''
     def element(observation, resource_id):
         return next(e.index for e in observation.elements if e.resource_id.endswith(resource_id))
 
+    def labelled(observation, text):
+        return next(e.index for e in observation.elements if text in (e.text, e.content_desc))
+
     class Scripted(BaseAgent):
-        """Replays `plan`: an element id to tap, an action dict, or "finish" (declares infeasible)."""
+        """Replays `plan`: an element id to tap, an action dict, ("text", T) to tap the element showing T,
+        ("type", ID, T) to type T into an element, or "finish" (declares infeasible)."""
         plan = ()
         def reset(self, context):
             super().reset(context)
@@ -38,6 +43,10 @@ AGENTS = textwrap.dedent('''
                 return {"type": "finish", "status": "infeasible"}
             if isinstance(move, str):
                 return {"type": "tap", "element": element(observation, move)}
+            if isinstance(move, tuple) and move[0] == "text":
+                return {"type": "tap", "element": labelled(observation, move[1])}
+            if isinstance(move, tuple):
+                return {"type": "type", "text": move[2], "element": element(observation, move[1])}
             return move
 
     class Liker(Scripted):
@@ -53,6 +62,22 @@ AGENTS = textwrap.dedent('''
         plan = ("post_card", {"type": "scroll", "direction": "down"}, {"type": "key", "key": "back"},
                 "nav_search", {"type": "key", "key": "back"}, "nav_me", {"type": "key", "key": "back"},
                 {"type": "scroll", "direction": "down"}, "finish")
+
+    class Texter(Scripted):
+        """Opens Messages, sends an SMS (taps and typing), says the task cannot be done."""
+        plan = ({"type": "open_app", "app": "Messages"}, "conversation_name",
+                ("type", "compose_message_text", "Running late"), "send_message_button", "finish")
+
+    class AlarmSetter(Scripted):
+        """Opens Clock, adds a 6:15 alarm, says the task cannot be done."""
+        plan = ({"type": "open_app", "app": "Clock"}, "fab", ("type", "hour", "6"), ("type", "minute", "15"),
+                ("text", "OK"), "finish")
+
+    class LookAround(Scripted):
+        """Opens other apps and a screen of one, comes back to the task's app, says it cannot be done."""
+        plan = ({"type": "open_app", "app": "Messages"}, "conversation_name", {"type": "key", "key": "back"},
+                {"type": "open_app", "app": "Clock"}, {"type": "scroll", "direction": "down"},
+                {"type": "open_app", "app": "com.spa.social"}, "finish")
 ''')
 
 
@@ -87,3 +112,27 @@ def test_acting_then_declaring_infeasible_fails_browsing_passes(results_dir: Pat
         path = results_dir / log.run_id / "episodes" / log.episode_id / "episode.json"
         again = EpisodeLog.model_validate_json(path.read_text())
         assert decide_success(again) == decide_success(log), name
+
+
+def test_acting_in_another_app_then_declaring_infeasible_fails(results_dir: Path, tmp_path: Path) -> None:
+    """The red team's class: an SMS sent from Messages or an alarm added in Clock, then a social task
+    declared infeasible. The digest reads every app, so both fail; looking around in them passes."""
+    agents = tmp_path / "gui_agents.py"
+    agents.write_text(AGENTS)
+    config = RunConfig(filter=TaskFilter(ids=[TASK]), out=results_dir, seed=4, **on_shared_phones(1),
+                       agents=[AgentConfig(agent=f"{agents}:{name}")
+                               for name in ("Texter", "AlarmSetter", "LookAround")])
+    logs = {log.agent.name: log for log in run_benchmark(config).logs}
+    for log in logs.values():
+        assert log.shell_audit is not None and not log.shell_audit.tampered  # the GUI only
+        assert log.termination == "infeasible", log.agent.name
+        assert log.verdicts[0].success is True  # the task's own checks alone pass every one of them
+    texted, alarmed = decide_success(logs["Texter"]), decide_success(logs["AlarmSetter"])
+    assert texted.success is False and texted.source == UNTOUCHED
+    assert "com.android.providers.telephony/databases/mmssms.db#sms: 1 row added" in texted.reason
+    assert "Running late" in texted.reason
+    assert alarmed.success is False and alarmed.source == UNTOUCHED
+    assert "com.android.deskclock(de)/databases/alarms.db#alarm_templates: 1 row added" in alarmed.reason
+    looked = decide_success(logs["LookAround"])
+    assert looked.success is True, looked.reason
+    assert logs["LookAround"].digest_end is not None and logs["LookAround"].digest_end.changes == []
