@@ -92,7 +92,8 @@ class StateEvaluator:
                                                    "(a log from before captures, or an episode that "
                                                    "ended early): rerun the episode"))
         verdict = score_captured(checks, log.captured_state, log.answer, self.name, status=log.termination,
-                                 packages=PackageMap(log.package_map), dialogue=log.dialogue)
+                                 packages=PackageMap(log.package_map), dialogue=log.dialogue,
+                                 question=log.full_task.instruction)
         if fallback is not None:
             note = f"scored with the checks recorded in the log: {fallback}"
             verdict.evidence.append(Evidence(summary=note, details={"definitions": "log"}))

@@ -310,7 +310,8 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             return 0.0, [], [f"task {self._task.id!r} has no state checks: the reward is always 0"]
         captured = capture_checks(checks, self.device, read_check, self.packages)
         verdict = score_captured(checks, captured, self._answer, status=self._status,
-                                 packages=self.packages, dialogue=self._dialogue)
+                                 packages=self.packages, dialogue=self._dialogue,
+                                 question=self._task.instruction)
         marks = [e.summary[:1] for e in verdict.evidence]  # "✓", "✗" or "?" (score_captured's prefixes)
         shown = [f"{mark} check {i}/{len(marks)}" for i, mark in enumerate(marks, 1)]
         if verdict.error is not None:

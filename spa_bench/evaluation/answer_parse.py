@@ -120,10 +120,12 @@ def read_money(text: str) -> list[Found]:
 # -- times ---------------------------------------------------------------------------------------------
 
 _AM, _PM = r"a\.?m\.?|in the morning", r"p\.?m\.?|in the (?:afternoon|evening)|at night|tonight"
-_EN_TIME = re.compile(rf"(?<![\d:.])(\d{{1,2}})(?:[:.](\d{{2}}))?(?![\d:])\s*(?:({_AM})|({_PM})|(o'?clock|h\b))?")
+_EN_TIME = re.compile(rf"(?<![\d:.])(\d{{1,2}})(?:[:.](\d{{2}}))?(?![\d:])"
+                      rf"\s*(?:({_AM})|({_PM})|(o'?clock|h\b))?")
 _ZH_BEFORE = {"凌晨": "am", "清晨": "am", "早上": "am", "早晨": "am", "上午": "am", "中午": "noon",
               "下午": "pm", "傍晚": "pm", "晚上": "pm", "夜里": "pm", "夜间": "pm", "晚": "pm", "早": "am"}
-_ZH_TIME = re.compile(rf"({'|'.join(sorted(_ZH_BEFORE, key=len, reverse=True))})?\s*(\d{{1,2}}|[{_CN}]{{1,3}})"
+_ZH_PERIODS = "|".join(sorted(_ZH_BEFORE, key=len, reverse=True))
+_ZH_TIME = re.compile(rf"({_ZH_PERIODS})?\s*(\d{{1,2}}|[{_CN}]{{1,3}})"
                       rf"\s*(?:[点點时時]\s*(整|半|一刻|三刻|(?:(\d{{1,2}}|[{_CN}]{{1,3}})\s*分?))?"
                       rf"|[:：](\d{{2}}))")
 

@@ -38,6 +38,8 @@ _WRAPPERS = {'"': '"', "'": "'", "`": "`", "*": "*", "“": "”", "‘": "’",
              "「": "」", "『": "』", "《": "》", "〈": "〉", "【": "】"}
 _TRAILING = ".。!,;、"  # not "?": a trailing question mark asks ("8:00?"), it is caught as a question
 _SEPARATORS = re.compile(f"[,;、/|&\n{_GAP}]|(?<![a-z0-9])(?:or|and)(?![a-z0-9])|或|和|及", re.IGNORECASE)
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"  # zero-width and direction marks
+                        "\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]")
 _LIST_MARK = re.compile("[/|]")  # beside a value of any kind: 'a@b.io / Ben Carter', 'yes / Call'
 _SENTENCE_BREAK = re.compile("[?。]")  # a question, or a second Chinese sentence: the instruction echoed?
 LEFTOVER_WIDTH = 40
@@ -210,12 +212,42 @@ def _cut(text: str, spans: list[Found]) -> str:
     return text
 
 
-def _unit_problem(check: AnswerCheck, text: str, found: list[Found]) -> tuple[str | None, list[Found]]:
+_MINUS_BEFORE = re.compile(r"(?:^|[\s(:=])[-−‐‑–](?:[$¥€£]|us\$|rmb)?$")
+_MAGNITUDE_AFTER = re.compile(r"(?:k|bn|b|mm|m)(?![a-z])|[千万亿]")
+
+
+def _sign_or_scale_problem(check: AnswerCheck, text: str, found: list[Found]) -> str | None:
+    """A minus attached to a number, amount, duration, time or date ("-$4.49", "-8849", "-10:00") makes it
+    another value (or none); a magnitude attached to a number or amount too ("$299k", "3m" for money; "3k"
+    for a count)."""
+    if check.kind not in ("number", "money", "duration", "time", "date"):
+        return None
+    for f in found:
+        if _MINUS_BEFORE.search(text[:f.start]):
+            return f"{text[max(0, f.start - 2):f.end]!r} is negative"
+        after = _MAGNITUDE_AFTER.match(text, f.end) if check.kind in ("number", "money") else None
+        if after and (check.kind == "money" or after.group(0) not in ("m", "mm")):
+            return f"{text[f.start:after.end()]!r} is scaled by {after.group(0)!r}"
+    return None
+
+
+def _unit_problem(check: AnswerCheck, text: str, found: list[Found],
+                  allowed: frozenset[str] = frozenset()) -> tuple[str | None, list[Found]]:
     """number with a unit: a unit written beside the number must be it (taken into the value's span);
-    money: a currency written must be the check's."""
+    without one, a unit written beside it must be one the question names ("2019年" for "哪一年"; "56小时" for
+    a total is another quantity); money: a currency written must be the check's, and no unit follows it."""
     if check.kind == "money":
         wrong = [f for f in found if f.value[1] not in (None, check.currency)]  # type: ignore[index]
-        return (f"{text[wrong[0].start:wrong[0].end]!r} is not in {check.currency}" if wrong else None), found
+        if wrong:
+            return f"{text[wrong[0].start:wrong[0].end]!r} is not in {check.currency}", found
+    if check.kind in ("money", "number") and (check.kind == "money" or check.unit is None):
+        for f in found:
+            unit = unit_after(text, f.end)
+            written = text[f.end:unit[1]].strip() if unit is not None else ""
+            if unit is not None and not _named_in(written, allowed):
+                shown = text[f.start:unit[1]]
+                return f"{shown!r} is in {unit[0]}, which the question does not ask for", found
+        return None, found
     if check.kind != "number" or check.unit is None:
         return None, found
     spans = []
@@ -228,6 +260,12 @@ def _unit_problem(check: AnswerCheck, text: str, found: list[Found]) -> tuple[st
 
 
 _SCALE = re.compile(r"\s*(?:stars?\s+)?out\s+of\s*|[分星]?[(,]?满分")
+
+
+def _named_in(written: str, allowed: frozenset[str]) -> bool:
+    """Whether a unit as written is in the question: its word, or (Chinese) every character of it."""
+    cjk = [ch for ch in written if _CJK_CHAR.match(ch)]
+    return bool(written) and (written in allowed or (bool(cjk) and all(ch in allowed for ch in cjk)))
 
 
 def _with_scale(check: AnswerCheck, text: str, found: list[Found]) -> list[Found]:
@@ -244,8 +282,73 @@ def _with_scale(check: AnswerCheck, text: str, found: list[Found]) -> list[Found
     return merged
 
 
-def _rest_problem(check: AnswerCheck, rest: str, value_text: str) -> str | None:
-    """What is left beside the value is a short frame: nothing that negates, hedges, lists or echoes."""
+# -- what may stand beside the value ----------------------------------------------------------------------
+# Besides the value, an answer may hold only frame words, the words of the question it answers, and plain
+# punctuation: whatever else it says ("- false", "(just kidding)", "anything but", "less than", "thousand",
+# "EUR", "≈", "tomorrow", "（假的）", "约") may change what it means, and a grader cannot read every wording.
+# These lists are deliberately plain: no word here negates, hedges, qualifies or scales a value.
+FRAME_WORDS = frozenset(re.findall(r"\S+", """
+a an the is are was were be been it it's its this that that's these those there there's here here's
+i i'm i've me my mine you your we we're our he he's she she's they they're them their his her
+of in on at to for from by with as so then just exactly only also both
+answer answers final result total value values found find finds see saw seen shows showed shown show
+says said listed according called named name has have had do does did done got get gets
+which what who whom whose where when how many much one ok okay right yes please here's
+number amount price cost costs priced time date day item code place spot
+"""))
+FRAME_CHARS = frozenset("是的了为答案共总计个在有呢啊嗯哦这那它他她我你们就叫名字号码"
+                        "价格时间日期位次条件张首部本家只封项篇场最结果找到显示写着里中其该此即便都")
+PLAIN_PUNCTUATION = frozenset(".,:;'\"()[]-–—’‘“”「」《》『』【】〈〉、，：；（）·")  # "!" only trailing
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*|\d+|\S")
+
+
+# Words that retract, bound or scale a value whatever the question says (the question's words may frame an
+# answer, so these are refused even when the question holds them).
+_QUALIFIER = re.compile(
+    _words("false", "lie", "lying", "kidding", "joking", "joke", "fake", "untrue", "bogus", "unverified",
+           "unknown", "idk", "dunno", "except", "but", "besides", "anything", "everything", "thousand",
+           "thousands", "million", "millions", "billion", "hundred", "hundreds", "dozen", "least", "most",
+           r"(?:more|less|fewer|greater|smaller|bigger|higher|lower|other|rather)\s+than", "under", "over",
+           "above", "below", "beyond", "within", r"up\s+to") +
+    "|小时|分钟|钟头|假|开玩笑|骗|除了|以外|之外|不到|超过|多于|少于|高于|低于|大于|小于|以内|之内|(?<![预签合条公契节制邀])约",
+    re.IGNORECASE)
+
+
+def question_vocabulary(question: str | None) -> frozenset[str]:
+    """The words (and, in Chinese, the characters) of the question the answer answers."""
+    if not question:
+        return frozenset()
+    tokens: list[str] = _TOKEN.findall(normal_text(question))
+    words = {t.replace("’", "'") for t in tokens}
+    return frozenset(words) | frozenset(ch for t in tokens for ch in t if _CJK_CHAR.match(ch))
+
+
+def _foreign_token(rest: str, allowed: frozenset[str]) -> str | None:
+    """The first thing beside the value that is neither a frame word, a word of the question nor plain
+    punctuation."""
+    tokens: list[str] = _TOKEN.findall(rest)
+    for token in tokens:
+        if _CJK_CHAR.match(token[0]) and token[0] not in PLAIN_PUNCTUATION:
+            odd = next((ch for ch in token if ch not in FRAME_CHARS and ch not in allowed), None)
+            if odd is not None:
+                return odd
+        elif token.isdigit():
+            if token not in allowed:
+                return token
+        elif len(token) == 1 and not token.isalpha():
+            if token not in PLAIN_PUNCTUATION and token not in allowed:
+                return token
+        else:
+            word = token.casefold().replace("’", "'")  # frame words in any case (case-sensitive checks)
+            if word not in FRAME_WORDS and word not in allowed:
+                return token
+    return None
+
+
+def _rest_problem(check: AnswerCheck, rest: str, value_text: str,
+                  allowed: frozenset[str] = frozenset()) -> str | None:
+    """What is left beside the value is a short frame: nothing that negates, hedges, lists or echoes, and
+    nothing but frame words, words of the question (`allowed`) and plain punctuation."""
     if check.kind != "yes_no" and (neg := _NEGATION.search(_NOT_NEGATION.sub(" ", rest))):
         return f"it negates the value ({neg.group(0)!r})"
     if hedge := _HEDGE.search(rest):
@@ -261,6 +364,11 @@ def _rest_problem(check: AnswerCheck, rest: str, value_text: str) -> str | None:
     width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in " ".join(rest.split()))
     if width > LEFTOVER_WIDTH:
         return f"{width} columns of other text beside the value (at most {LEFTOVER_WIDTH})"
+    if qualifier := _QUALIFIER.search(rest):
+        return f"it qualifies the value ({qualifier.group(0)!r})"
+    if (odd := _foreign_token(rest, allowed)) is not None:
+        return f"{odd!r} stands beside the value: only the value, words of the question and a few frame " \
+               "words may (it could change what the answer means)"
     return None
 
 
@@ -289,8 +397,15 @@ def _run_on_problem(check: AnswerCheck, answer: str) -> str | None:
     return None
 
 
-def _yes_no_problem(check: AnswerCheck, text: str) -> str | None:
-    """yes_no: the answer starts with yes or no (in English or Chinese); "No, she did not" is no."""
+_RESTATED_NO = re.compile(r"(?<![a-z])(?:not|never|\w+n['’]t)(?![a-z])|[不没沒未]")
+_CLAUSE = re.compile("[,，;；:：]")
+
+
+def _yes_no_problem(check: AnswerCheck, text: str, allowed: frozenset[str]) -> str | None:
+    """yes_no: the answer starts with yes or no (in English or Chinese) and says nothing against it. After
+    a yes nothing negates; after a no, a clause that says more than frame words restates the no ("No, she
+    didn't call back", "没有，她没回电"); "no, I did pick up", "没接，接了" and "不是没接" (a double
+    negative) say yes. In Chinese the no is part of its verb: the verb right after it ("没接") is the no."""
     said = "yes" if (m := _YES.match(text)) else "no" if (m := _NO.match(text)) else None
     if m is None or said is None:
         return "it does not start with yes or no"
@@ -299,23 +414,38 @@ def _yes_no_problem(check: AnswerCheck, text: str) -> str | None:
         return f"it says {said}, not {check.expect[0]}"
     if re.search(r"(?<![a-z])(yes|no)(?![a-z])", rest) or (said == "yes" and _NEGATION.search(rest)):
         return "it says both yes and no"
-    return _rest_problem(check, rest, "")
+    if said == "no":
+        chinese = bool(_CJK_CHAR.match(text[0]))
+        clauses = _CLAUSE.split(rest)
+        if chinese and _RESTATED_NO.search(clauses[0]):
+            return "a double negative: it says yes"
+        for i, clause in enumerate(clauses):
+            attached = chinese and i == 0  # 没|接: the verb the no negates
+            if not attached and _foreign_token(clause, frozenset()) is not None and \
+                    not _RESTATED_NO.search(clause):
+                return f"{clause.strip()!r} does not restate the no (it may say the opposite)"
+        rest = _RESTATED_NO.sub(" ", rest)
+    return _rest_problem(check, rest, "", allowed)
 
 
-def answer_problem(check: AnswerCheck, answer: str) -> str | None:
-    """None when the answer states the expected value, and only it; else why not."""
+def answer_problem(check: AnswerCheck, answer: str, question: str | None = None) -> str | None:
+    """None when the answer states the expected value, and only it; else why not. `question`: the
+    instruction the answer answers (its words may frame the value)."""
     if check.kind not in ANSWER_KINDS:
         raise ValueError(f"answer kind {check.kind!r} was never filled in (a parameter placeholder)")
-    text = normal_text(answer, check.case_sensitive)
+    text = normal_text(_INVISIBLE.sub("", answer), check.case_sensitive)
+    allowed = question_vocabulary(question)
     if check.kind == "yes_no":
-        return _yes_no_problem(check, text)
+        return _yes_no_problem(check, text, allowed)
     found = _found(check, text)
     if not found:
         return f"it states no {check.kind.replace('_', '/')}" + \
             (" matching the expected value" if check.kind in ("person", "text") else "")
-    unit_problem, found = _unit_problem(check, text, found)
+    unit_problem, found = _unit_problem(check, text, found, allowed)
     if unit_problem:
         return unit_problem
+    if sign_or_scale := _sign_or_scale_problem(check, text, found):
+        return sign_or_scale
     found = _with_scale(check, text, found)
     shown = [text[f.start:f.end] for f in found]
     if len({repr(f.value) for f in found}) > 1 and not all(_expected(check, f.value) for f in found):
@@ -331,16 +461,16 @@ def answer_problem(check: AnswerCheck, answer: str) -> str | None:
         if not together:
             return f"it does not say {' / '.join(check.together_with)} as well"
         rest = _cut(rest, together)
-    return _rest_problem(check, rest, " ".join(shown))
+    return _rest_problem(check, rest, " ".join(shown), allowed)
 
 
-def answer_evidence(check: AnswerCheck, answer: str | None) -> Evidence:
+def answer_evidence(check: AnswerCheck, answer: str | None, question: str | None = None) -> Evidence:
     """The check's verdict on the answer, with why (details["problem"] is None when it passes)."""
     details: dict[str, object] = {"check": "answer", "kind": check.kind, "answer": answer,
                                   "expect": check.expect}
     if answer is None or not answer.strip():
         return Evidence(summary="the agent gave no answer", details={**details, "problem": "no answer"})
-    problem = answer_problem(check, answer)
+    problem = answer_problem(check, answer, question)
     summary = f"answer {answer[:120]!r} {'is not' if problem else 'is'} the {check.kind} " \
               f"{' / '.join(check.expect)}" + (f": {problem}" if problem else "")
     return Evidence(summary=summary, details={**details, "problem": problem})

@@ -130,8 +130,8 @@ def _check_content(check: ContentQueryCheck, device: DeviceReader) -> CheckResul
 
 # -- the final answer: graded as its declared kind (evaluation/answers.py) ---------------------------------
 
-def _check_answer(check: AnswerCheck, answer: str | None) -> CheckResult:
-    evidence = answer_evidence(check, answer)
+def _check_answer(check: AnswerCheck, answer: str | None, question: str | None) -> CheckResult:
+    evidence = answer_evidence(check, answer, question)
     return CheckResult(evidence.details["problem"] is None, evidence)
 
 
@@ -170,9 +170,10 @@ def _check_validator(check: ValidatorCheck, device: DeviceReader) -> CheckResult
 
 
 def run_check(check: Check, device: DeviceReader, answer: str | None,
-              status: str | None = None, dialogue: Sequence[UserExchange] = ()) -> CheckResult:
+              status: str | None = None, dialogue: Sequence[UserExchange] = (),
+              question: str | None = None) -> CheckResult:
     """One check; `answer` and `status` are how the agent ended (its finish answer; the termination),
-    `dialogue` what it asked the user."""
+    `dialogue` what it asked the user, `question` the task's instruction (its words may frame an answer)."""
     if isinstance(check, ShellCheck):
         return _check_shell(check, device)
     if isinstance(check, SqliteCheck):
@@ -180,7 +181,7 @@ def run_check(check: Check, device: DeviceReader, answer: str | None,
     if isinstance(check, ContentQueryCheck):
         return _check_content(check, device)
     if isinstance(check, AnswerCheck):
-        return _check_answer(check, answer)
+        return _check_answer(check, answer, question)
     if isinstance(check, FinishCheck):
         return _check_finish(check, status)
     if isinstance(check, AskUserCheck):
@@ -198,7 +199,8 @@ class NeedsRerun(Exception):
 
 
 def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer: str | None,
-            status: str | None, packages: PackageMap | None, dialogue: Sequence[UserExchange]) -> CheckResult:
+            status: str | None, packages: PackageMap | None, dialogue: Sequence[UserExchange],
+            question: str | None) -> CheckResult:
     capture = captures.get(index)
     if capture is None:
         raise NeedsRerun(f"check {index} ({check.type}) was not captured by the episode: rerun the episode")
@@ -207,18 +209,21 @@ def _replay(check: Check, index: int, captures: dict[int, CheckCapture], answer:
                          f"(definition {capture.check_sha256[:12]} -> {check_sha256(check)[:12]}): "
                          f"rerun the episode to score it")
     try:
-        return run_check(check, mapped(ReplayReader(capture.commands), packages), answer, status, dialogue)
+        return run_check(check, mapped(ReplayReader(capture.commands), packages), answer, status, dialogue,
+                         question)
     except NotCaptured as exc:
         raise NeedsRerun(f"check {index} ({check.type}): {exc}: rerun the episode") from None
 
 
 def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], answer: str | None,
                    evaluator: str = STATE_EVALUATOR, status: str | None = None,
-                   packages: PackageMap | None = None, dialogue: Sequence[UserExchange] = ()) -> Verdict:
+                   packages: PackageMap | None = None, dialogue: Sequence[UserExchange] = (),
+                   question: str | None = None) -> Verdict:
     """Score every check from the episode's capture (all of them, for complete evidence); passes when
     all pass. Checks that changed since the capture are listed, and leave the verdict undecided.
     `packages`: the substitutions the capture ran the commands with (the episode log's package_map);
-    `dialogue`: the agent's questions to the simulated user (the log's `dialogue`)."""
+    `dialogue`: the agent's questions to the simulated user (the log's `dialogue`); `question`: the task's
+    instruction, whose words may frame an answer."""
     by_index = {c.index: c for c in captures}
     evidence: list[Evidence] = []
     passed = True
@@ -226,7 +231,7 @@ def score_captured(checks: Sequence[Check], captures: Sequence[CheckCapture], an
     for i, check in enumerate(checks):
         label = check.description or check.type
         try:
-            result = _replay(check, i, by_index, answer, status, packages, dialogue)
+            result = _replay(check, i, by_index, answer, status, packages, dialogue, question)
         except NeedsRerun as exc:
             stale.append(str(exc))
             evidence.append(Evidence(summary=f"? {label}: {exc}", details={"check": check.type}))

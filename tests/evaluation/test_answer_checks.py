@@ -43,8 +43,8 @@ class NoDevice:
         raise AssertionError(f"an answer check ran {command!r}")
 
 
-def passes(check: AnswerCheck, answer: str | None) -> bool:
-    return run_check(check, NoDevice(), answer).passed
+def passes(check: AnswerCheck, answer: str | None, question: str | None = None) -> bool:
+    return run_check(check, NoDevice(), answer, question=question).passed
 
 
 def check(kind: str, *expect: str, **fields: Any) -> AnswerCheck:
@@ -81,50 +81,76 @@ def test_normalisation(raw: str, normal: str) -> None:
 def test_case_sensitive_text_keeps_case() -> None:
     assert normalize_answer("ANSWER: KX7Q2M", case_sensitive=True) == "KX7Q2M"
     assert not passes(check("text", "KX7Q2M", case_sensitive=True), "kx7q2m")
+    # frame words in any case
     assert passes(check("text", "KX7Q2M", case_sensitive=True), "The code is KX7Q2M.")
 
 
 # -- the value alone and in ordinary frames ------------------------------------------------------------
 
-PASS = [
-    (money("27.50"), "$27.50"), (money("27.50"), "The total was $27.50."), (money("27.50"), "27.50"),
-    (money("34.99", "CNY"), "¥34.99"), (money("34.99", "CNY"), "34.99元"),
-    (money("34.99", "CNY"), "一共34.99元"),
-    (check("number", "3"), "3 tomatoes"), (check("number", "3"), "三个"),
-    (check("number", "3"), "You have 3 events today."),
-    (check("number", "58213"), "58,213 files"), (check("number", "12000"), "一万二千步"),
-    (check("number", "12000"), "1.2万步"), (check("number", "4.5"), "4.5 stars"),
-    (check("number", "8849", unit="m"), "8,849 m"), (check("number", "8849", unit="m"), "8849米"),
-    (check("number", "8849", unit="m"), "8849"), (check("number", "6.38", unit="km2"), "6.38 平方千米"),
-    (check("time", "08:00"), "8:00"), (check("time", "08:00"), "是 8:00。"), (check("time", "08:00"), "8 AM"),
-    (check("time", "08:00"), "早上8点"), (check("time", "20:00"), "8:00 PM"),
-    (check("time", "20:00"), "晚上8点"),
-    (check("time", "20:00"), "20:00"), (check("time", "19:30"), "7:30 p.m."),
-    (check("time", "19:00", bare_12h=True), "7:00"),
-    (check("date", "2024-02-10"), "Feb 10, 2024"), (check("date", "2024-02-10"), "2/10/2024"),
-    (check("date", "2024-02-10"), "2024年2月10日"), (check("date", "2024-02-10"), "2月10日"),
-    (check("date", "2024-02-10"), "It's on February 10."),
-    (check("duration", "312"), "5 min 12 sec"), (check("duration", "PT5M12S"), "5分12秒"),
-    (check("duration", "312"), "5:12"),
-    (check("person", "Chloe Kim"), "Chloe Kim."), (check("person", "Chloe Kim"), "It was Chloe Kim."),
-    (check("person", "林小满"), "答案是林小满。"), (check("person", "林小满"), "是林小满"),
-    (check("email", "grace.lee@example.com"), "Her email is Grace.Lee@example.com."),
-    (check("phone", "4155550186", country_code="1"), "+1 415-555-0186"),
-    (check("phone", "4155550186"), "(415) 555-0186"),
-    (check("choice", "Wi-Fi", choices=["Wi-Fi", "Bluetooth", "NFC"]), "Wi-Fi"),
-    (check("yes_no", "yes"), "Yes, she called back."), (check("yes_no", "yes"), "是的，她回电了。"),
-    (check("yes_no", "no"), "No, she did not."), (check("yes_no", "no"), "没有"),
-    (check("text", "5th Street"), "The café is on 5th Street."), (check("text", "sunflower2024"),
-                                                                    "The Wi-Fi password is sunflower2024"),
-    (check("text", "海底捞"), "海底捞（望京店）"), (check("text", "三体"), "是刘慈欣的《三体》"),
-    (check("text", r"8 ?楼第二会议室", match="regex"), "在 8 楼第二会议室"),
-    (check("time", "15:00", together_with=["Friday", "周五"]), "Friday at 3 PM"),
+PASS = [  # (check, answer, question: the instruction whose words may frame the value, or None)
+    (money("27.50"), "$27.50", None),
+    (money("27.50"), "The total was $27.50.", None),
+    (money("27.50"), "27.50", None),
+    (money("34.99", "CNY"), "¥34.99", None),
+    (money("34.99", "CNY"), "34.99元", None),
+    (money("34.99", "CNY"), "一共34.99元", "这瓶防晒霜一共多少钱？"),
+    (check("number", "3"), "3 tomatoes", "How many tomatoes are on the list?"),
+    (check("number", "3"), "三个", None),
+    (check("number", "3"), "You have 3 events today.", "How many events do I have today?"),
+    (check("number", "58213"), "58,213 files", "How many files are on the phone?"),
+    (check("number", "12000"), "一万二千步", "我今天走了多少步？"),
+    (check("number", "12000"), "1.2万步", "我今天走了多少步？"),
+    (check("number", "4.5"), "4.5 stars", "How many stars does the kettle have?"),
+    (check("number", "8849", unit="m"), "8,849 m", None),
+    (check("number", "8849", unit="m"), "8849米", None),
+    (check("number", "8849", unit="m"), "8849", None),
+    (check("number", "6.38", unit="km2"), "6.38 平方千米", None),
+    (check("time", "08:00"), "8:00", None),
+    (check("time", "08:00"), "是 8:00。", None),
+    (check("time", "08:00"), "8 AM", None),
+    (check("time", "08:00"), "早上8点", None),
+    (check("time", "20:00"), "8:00 PM", None),
+    (check("time", "20:00"), "晚上8点", None),
+    (check("time", "20:00"), "20:00", None),
+    (check("time", "19:30"), "7:30 p.m.", None),
+    (check("time", "19:00", bare_12h=True), "7:00", None),
+    (check("date", "2024-02-10"), "Feb 10, 2024", None),
+    (check("date", "2024-02-10"), "2/10/2024", None),
+    (check("date", "2024-02-10"), "2024年2月10日", None),
+    (check("date", "2024-02-10"), "2月10日", None),
+    (check("date", "2024-02-10"), "It's on February 10.", None),
+    (check("duration", "312"), "5 min 12 sec", None),
+    (check("duration", "PT5M12S"), "5分12秒", None),
+    (check("duration", "312"), "5:12", None),
+    (check("person", "Chloe Kim"), "Chloe Kim.", None),
+    (check("person", "Chloe Kim"), "It was Chloe Kim.", None),
+    (check("person", "林小满"), "答案是林小满。", None),
+    (check("person", "林小满"), "是林小满", None),
+    (check("email", "grace.lee@example.com"), "Her email is Grace.Lee@example.com.",
+     "What is Grace Lee's email?"),
+    (check("phone", "4155550186", country_code="1"), "+1 415-555-0186", None),
+    (check("phone", "4155550186"), "(415) 555-0186", None),
+    (check("choice", "Wi-Fi", choices=["Wi-Fi", "Bluetooth", "NFC"]), "Wi-Fi", None),
+    (check("yes_no", "yes"), "Yes, she called back.", "Did she call back?"),
+    (check("yes_no", "yes"), "是的，她回电了。", "她回电了吗？"),
+    (check("yes_no", "no"), "No, she did not.", None),
+    (check("yes_no", "no"), "No, she didn't call back.", "Did she call back?"),
+    (check("yes_no", "no"), "没有", None),
+    (check("yes_no", "no"), "没接", "我有没有接妈妈的电话？"),
+    (check("text", "5th Street"), "The café is on 5th Street.", "Which street is the café on?"),
+    (check("text", "sunflower2024"), "The Wi-Fi password is sunflower2024", "What's my home Wi-Fi password?"),
+    (check("text", "海底捞"), "海底捞（望京店）", "我们明天在哪家店吃饭？（望京店还是国贸店）"),
+    (check("text", "三体"), "是刘慈欣的《三体》", "我在读刘慈欣的哪本书？"),
+    (check("text", r"8 ?楼第二会议室", match="regex"), "在 8 楼第二会议室", None),
+    (check("time", "15:00", together_with=["Friday", "周五"]), "Friday at 3 PM", None),
 ]
 
 
-@pytest.mark.parametrize(("answer_check", "answer"), PASS)
-def test_the_value_alone_and_in_frames_passes(answer_check: AnswerCheck, answer: str) -> None:
-    assert passes(answer_check, answer), answer_problem(answer_check, answer)
+@pytest.mark.parametrize(("answer_check", "answer", "question"), PASS)
+def test_the_value_alone_and_in_frames_passes(answer_check: AnswerCheck, answer: str,
+                                              question: str | None) -> None:
+    """Graded as the answer to `question`, whose words may frame the value (None: frame words only)."""
+    assert passes(answer_check, answer, question), answer_problem(answer_check, answer, question)
 
 
 # -- what the issue names: negation, hedges, candidates, wrong half, other day, wrong unit ---------------
@@ -221,11 +247,11 @@ def test_every_word_of_a_screen_fails(dump: str, answer_check: AnswerCheck, join
 
 
 def test_a_frame_is_at_most_the_width_allowed() -> None:
-    frame = "x" * LEFTOVER_WIDTH
+    frame = "it" + " a" * 19  # frame words, 40 columns
     assert passes(check("text", "5th Street"), f"{frame} 5th Street")
-    assert not passes(check("text", "5th Street"), f"{frame}x 5th Street")
-    assert passes(check("text", "海底捞"), "啊" * (LEFTOVER_WIDTH // 2) + "海底捞")
-    assert not passes(check("text", "海底捞"), "啊" * (LEFTOVER_WIDTH // 2 + 1) + "海底捞")
+    assert not passes(check("text", "5th Street"), f"the{frame[2:]} 5th Street")  # 41 columns
+    assert passes(check("text", "海底捞"), "是" * (LEFTOVER_WIDTH // 2) + "海底捞")
+    assert not passes(check("text", "海底捞"), "是" * (LEFTOVER_WIDTH // 2 + 1) + "海底捞")
     # (a CJK character takes two columns)
 
 
@@ -309,13 +335,13 @@ def test_every_answer_task_has_a_negated_and_a_hedged_near_miss() -> None:
 def test_shipped_tasks(instance: Instance) -> None:
     """The oracle's answer passes; the near misses' answers, the instruction echoed with the answer, the
     answer in a list with the other instances' values, and the answer after every number fail."""
-    answer_check, golden = instance.check, instance.golden
-    assert passes(answer_check, golden), answer_problem(answer_check, golden)
+    answer_check, golden, question = instance.check, instance.golden, instance.instruction
+    assert passes(answer_check, golden, question), answer_problem(answer_check, golden, question)
     attacks = [*instance.near_misses, f"{instance.instruction} {golden}", f"{EVERY_NUMBER} {golden}",
                *(f"{golden}, {other}" for other in instance.others),
                *(f"{other} or {golden}" for other in instance.others)]
     for answer in attacks:
-        assert not passes(answer_check, answer), answer
+        assert not passes(answer_check, answer, question), answer
 
 
 @pytest.mark.parametrize(("answer", "passed"), [
@@ -325,5 +351,57 @@ def test_shipped_tasks(instance: Instance) -> None:
 def test_names_run_together_are_a_list(answer: str, passed: bool) -> None:
     """Separators left out of a list of names: capitalised words run on from the value (one after it, two
     before it; a single capitalised word before it is a frame, as in "It's in Room 4B")."""
-    assert passes(check("person", "Chloe Kim"), answer) is passed
-    assert passes(check("text", "4B"), "It's in Room 4B")
+    question = "Who called back? Ask the contacts."
+    assert passes(check("person", "Chloe Kim"), answer, question) is passed
+    assert passes(check("text", "4B"), "It's in Room 4B", "Which room is the meeting in?")
+
+
+# -- only the value, the question's words and frame words ---------------------------------------------------
+
+RETRACTED = ["{x} - false", "{x}: false", "{x} (that is a lie)", "{x} (just kidding)", "anything but {x}",
+             "everything except {x}", "≠ {x}", "¬{x}", "!{x}", "nоt {x}", "n\u200bot {x}",
+             "unknown (saw {x} somewhere)", "idk, {x}", "{x}, unverified", "{x} if I read it right",
+             "less than {x}", "more than {x}", "at least {x}", "under {x}", "≈{x}", "{x} next week",
+             "{x}（假的）", "{x}，开玩笑的", "约{x}", "{x}以前", "超过{x}", "不到{x}"]
+QUESTIONS = [  # (check, the value as said, the question)
+    (money("4.49"), "$4.49", "How much does the gallon of milk cost at Greenleaf Market?"),
+    (check("number", "3"), "3", "How many events do I have today?"),
+    (check("time", "10:00"), "10:00 AM", "What time is my meeting tomorrow morning?"),
+    (check("person", "Chloe Kim"), "Chloe Kim", "Who commented first on the post?"),
+    (check("text", "东门"), "东门", "我们约在香山哪个门见？"),
+]
+
+
+@pytest.mark.parametrize("form", RETRACTED)
+@pytest.mark.parametrize(("answer_check", "value", "question"), QUESTIONS, ids=[v for _, v, _ in QUESTIONS])
+def test_words_that_retract_bound_or_move_the_value_fail(answer_check: AnswerCheck, value: str, question: str,
+                                                         form: str) -> None:
+    """What stands beside the value is frame words, the question's words and plain punctuation, or the
+    answer fails: a grader cannot list every wording that changes a value's meaning, so it lists what may
+    frame one. Words that retract or bound a value fail even when the question holds them ("约" in 约在)."""
+    assert passes(answer_check, value, question)
+    assert not passes(answer_check, form.replace("{x}", value), question)
+
+
+@pytest.mark.parametrize(("answer_check", "answer"), [
+    (money("4.49"), "-$4.49"), (money("4.49"), "$4.49k"), (check("number", "3"), "-3"),
+    (check("number", "3"), "3k"), (check("number", "3"), "3 thousand"), (check("number", "3"), "3%"),
+    (check("number", "3"), "$3"), (money("4.49"), "4.49 EUR"), (money("4.49"), "4.49 cents"),
+    (money("18", "CNY"), "18.00分"), (money("18", "CNY"), "18元小时"), (check("duration", "312"), "5:12 AM"),
+    (check("number", "2022"), "2022小时"),
+])
+def test_a_sign_a_scale_or_a_unit_the_question_does_not_ask_for_fails(answer_check: AnswerCheck,
+                                                                      answer: str) -> None:
+    assert not passes(answer_check, answer, "How much is it? 多少？")
+
+
+@pytest.mark.parametrize(("answer", "passed"), [
+    ("No.", True), ("No, I did not.", True), ("No, I didn't pick up.", True), ("没接", True),
+    ("没有，我没接。", True), ("no, I did pick up", False), ("no is incorrect", False), ("no (wrong)", False),
+    ("no, not sure", False), ("no/nox", False), ("no and nox", False), ("不是没接", False),
+    ("没接，接了", False), ("没接，开玩笑的", False),
+])
+def test_a_no_says_nothing_against_it(answer: str, passed: bool) -> None:
+    question_en, question_zh = "Did I pick up the call from Mom?", "我接了妈妈的电话吗？"
+    question = question_zh if any("\u4e00" <= ch <= "\u9fff" for ch in answer) else question_en
+    assert passes(check("yes_no", "no"), answer, question) is passed

@@ -36,8 +36,9 @@ def test_capture_records_every_read_in_order_and_replays_to_the_same_verdict() -
     assert captures[0].commands == [CapturedCommand(command="settings get global wifi_on", output="0\n",
                                                     exit_code=0)]
     assert captures[2].commands == [] and captures[1].check_sha256 == check_sha256(REPORT)
-    live = [run_check(c, CannedDevice(dict(DEVICE)), "3 (three)").passed for c in checks]
-    verdict = score_captured(checks, captures, "3 (three)")
+    question = "How many reports are there (three or more)?"  # its words may frame the answer
+    live = [run_check(c, CannedDevice(dict(DEVICE)), "3 (three)", question=question).passed for c in checks]
+    verdict = score_captured(checks, captures, "3 (three)", question=question)
     assert live == [True, True, True] and verdict.success is True and verdict.role == "ground_truth"
     assert verdict.evidence[0].summary.startswith("✓ Wi-Fi is off")
     assert score_captured(checks, captures, "4").success is False  # the answer is scored, not captured
