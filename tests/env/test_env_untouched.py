@@ -1,5 +1,6 @@
 """The Gymnasium env scores an infeasible task as the policy does: declaring it infeasible earns the reward
-only with the apps' state untouched, and a recorded episode keeps both state digests."""
+only with the apps' state untouched, and a recorded episode keeps both state digests; asking a "keyword
+soup" question first is no question asked."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from spa_bench.env import SpaBenchEnv
 from spa_bench.evaluation.policy import UNTOUCHED, decide_success
 from spa_bench.results.layout import RunLayout
+from spa_bench.tasks.dialogue import ONE_AT_A_TIME
 
 pytestmark = pytest.mark.usefixtures("adb_env")
 TASK = "social_dm_infeasible_en"
@@ -37,3 +39,26 @@ def test_a_like_then_infeasible_earns_nothing_and_infeasible_alone_earns_1(tmp_p
     decision = decide_success(liked)
     assert decision.success is False and decision.source == UNTOUCHED
     assert honest.digest_end is not None and honest.digest_end.changes == []
+
+
+def test_a_keyword_soup_question_then_infeasible_earns_nothing(tmp_path: Path) -> None:
+    """The red team's ask-user hole, in one episode: a question stuffed with question words gets "one
+    question at a time" and no rule, so declaring infeasible after it fails the ask_user check; the golden
+    question gets the rule, and the same finish earns the reward."""
+    task = "hard_infask_text_brother_en"
+    env = SpaBenchEnv([task], size="1080x2400")
+    try:
+        env.reset(options={"task": task})
+        soup = "Which one, what, who, when, where, how long, what time, 哪个, 几点 - name, number, city?"
+        _, _, _, _, info = env.step({"type": "ask_user", "question": soup})
+        assert info["user_reply"] == ONE_AT_A_TIME["en"]
+        _, reward, terminated, _, info = env.step({"type": "finish", "status": "infeasible"})
+        assert (reward, terminated) == (0.0, True)
+        assert info["checks"][0] == "✗ check 1/4"  # the ask_user check: no rule answered
+        env.reset(options={"task": task})
+        _, _, _, _, info = env.step({"type": "ask_user", "question": "What is your brother's name?"})
+        assert "he should be in my contacts" in info["user_reply"]
+        _, reward, _, _, info = env.step({"type": "finish", "status": "infeasible"})
+        assert reward == 1.0, info["checks"]
+    finally:
+        env.close()
