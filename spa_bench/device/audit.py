@@ -1,11 +1,12 @@
 """Which commands reached a device during an episode from somewhere other than the harness.
 
-A virtual phone records every shell command, exec, push and adbd switch it is sent (its console's
-`spa audit`). The harness's own commands (observations, the agent's actions carried out by Device) come
-through the same adb server, so the phone cannot tell them apart: Device keeps a list of what it sent
-itself while an audit is open, and `agent_entries` takes those out of the phone's record, one for one,
-in order. What is left was sent by someone else: the agent's program (or anything else on the host).
-An emulator or a phone keeps no such record: the audit then sees only what passed through the harness.
+A virtual phone records every shell command, exec, push, adbd switch and console command it is sent (its
+console's `spa audit`). The harness's own commands (observations, the agent's actions carried out by
+Device, its console commands: interruptions, snapshot checks) come through the same adb server and
+console, so the phone cannot tell them apart: Device keeps a list of what it sent itself while an audit is
+open, and `agent_entries` takes those out of the phone's record, one for one, in order. What is left was
+sent by someone else: the agent's program (or anything else on the host). An emulator or a phone keeps no
+such record: the audit then sees only what passed through the harness.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, cast
 
-Channel = Literal["shell", "exec", "push", "service"]
+Channel = Literal["shell", "exec", "push", "service", "console"]
 MARK_COMMAND = "spa audit mark"
 SINCE_COMMAND = "spa audit since {mark}"
 

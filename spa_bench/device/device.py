@@ -95,13 +95,15 @@ class Device:
         self._ime_ready = False
         self._audit_mark: int | None = None
         self._own: list[SentCommand] | None = None  # what this Device sent while an audit is open
+        self._snapshot_ids: dict[str, str] = {}  # snapshot -> the id of the save this Device saw first
+        self._snapshot_ids_known = True  # False once the console says it has no `spa snapshot id`
 
     def _send(self, request: Request) -> Response:
-        """Every request goes through here: while an audit is open, the shell and adbd service requests
-        are noted, so that the device's record of them can be told from the agent's."""
+        """Every request goes through here: while an audit is open, the shell, adbd service and console
+        requests are noted, so that the device's record of them can be told from the agent's."""
         own = self._own
-        if own is not None and request.service in ("shell", "service"):
-            own.append(SentCommand("shell" if request.service == "shell" else "service", request.command))
+        if own is not None and request.service in ("shell", "service", "console"):
+            own.append(SentCommand(request.service, request.command))
         return self.transport.handle(request)
 
     def _host(self, command: str, timeout: float = 10.0) -> str:
@@ -371,6 +373,7 @@ class Device:
     # -- resets ---------------------------------------------------------------------------------------
     def load_snapshot(self, name: str) -> None:
         self._console_for("a snapshot reset")
+        self._check_snapshot(name)
         self._console(f"avd snapshot load {name}")
         self._packages = None
         self._ime_ready = False
@@ -378,6 +381,29 @@ class Device:
     def save_snapshot(self, name: str) -> None:
         self._console_for("saving a snapshot")
         self._console(f"avd snapshot save {name}")
+        self._snapshot_ids.pop(name, None)
+        self._check_snapshot(name)  # remembers the id of this save
+
+    def _check_snapshot(self, name: str) -> None:
+        """Refuse to restore a snapshot saved over since this Device saved it or first restored it: an
+        agent with the console token could otherwise poison the base every later episode starts from.
+        The virtual phone gives each save a new id (`spa snapshot id`); an emulator has none to check."""
+        if not self._snapshot_ids_known:
+            return
+        try:
+            ident = self._console(f"spa snapshot id {name}").strip()
+        except DeviceCommandFailed as exc:
+            if "unknown command" in str(exc):  # an emulator: its console has no `spa` commands
+                self._snapshot_ids_known = False
+            elif name in self._snapshot_ids:
+                raise DeviceError(f"snapshot {name!r} that the harness restores from is gone ({exc}); "
+                                  f"restart the phone to prepare its bases again", self.serial) from None
+            return
+        first = self._snapshot_ids.setdefault(name, ident)
+        if ident != first:
+            raise DeviceError(f"snapshot {name!r} was saved over since the harness took it (id "
+                              f"{first or '-'} then {ident or '-'}), by something other than the harness; it "
+                              f"is not restored; restart the phone to prepare its bases again", self.serial)
 
     def snapshots(self) -> list[str]:
         """The names `avd snapshot list` shows."""

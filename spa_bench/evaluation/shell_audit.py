@@ -1,9 +1,12 @@
 """The episode's shell audit: the agent's own commands to the device, classified, secrets redacted.
 
 The device part (spa_bench.device.audit) says what reached the device from outside the harness; the
-classifier (spa_bench.evaluation.tamper) says which of those changed state behind the GUI. A push over
-adb sync always writes a file; an adbd root switch changes nothing by itself. The result goes into the
-episode log, and a tampered episode is failed by the verdict policy (spa_bench.evaluation.policy).
+classifier (spa_bench.evaluation.tamper) says which of those changed state behind the GUI. A push over adb
+sync always writes a file; an adbd root switch changes nothing by itself. An emulator-console command is
+read-only (help, ping, avd name/status/snapshot list, ...) or a change: everything else (sms, gsm, geo,
+power, network, sensor, avd snapshot save/load/delete, kill, ...) acts on the phone behind its screen. The
+result goes into the episode log, and a tampered episode is failed by the verdict policy
+(spa_bench.evaluation.policy).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ def shell_audit(audit: DeviceAudit, launchers: Mapping[str, str] | None = None) 
             verdict = next(verdicts)
             commands.append(AuditedCommand(channel=entry.channel, command=command, kind=verdict.kind,
                                            changes_state=verdict.changes_state, reason=verdict.reason))
+        elif entry.channel == "console":
+            commands.append(_console(command))
         elif entry.channel == "push" and _tool_file(entry.command):
             commands.append(AuditedCommand(
                 channel="push", command=command, kind="tooling", changes_state=False,
@@ -43,6 +48,25 @@ def shell_audit(audit: DeviceAudit, launchers: Mapping[str, str] | None = None) 
                 reason="adbd switches user: changes nothing by itself"))
     return ShellAudit(source=audit.source, complete=audit.complete, commands=commands,
                       tampered=any(c.changes_state for c in commands))
+
+
+# console commands (as word prefixes) that only print; `help`/`h`/`?` and a bare command group print help
+_CONSOLE_READS = (("help",), ("h",), ("?",), ("help-verbose",), ("ping",), ("quit",), ("exit",), ("auth",),
+                  ("avd", "name"), ("avd", "status"), ("avd", "snapshot", "list"), ("gsm", "list"),
+                  ("redir", "list"), ("network", "status"), ("sensor", "status"), ("sensor", "get"),
+                  ("event", "types"), ("event", "codes"), ("power", "display"))
+_CONSOLE_GROUPS = frozenset({("avd",), ("avd", "snapshot"), ("gsm",), ("sms",), ("geo",), ("network",),
+                             ("power",), ("event",), ("redir",), ("sensor",), ("finger",), ("cdma",)})
+
+
+def _console(command: str) -> AuditedCommand:
+    words = tuple(command.split())
+    if not words or tuple(words) in _CONSOLE_GROUPS or any(words[:len(r)] == r for r in _CONSOLE_READS):
+        return AuditedCommand(channel="console", command=command, kind="read", changes_state=False,
+                              reason="emulator console: prints, changes nothing")
+    return AuditedCommand(channel="console", command=command, kind="state_change", changes_state=True,
+                          reason=f"emulator console: '{' '.join(words[:3])}' acts on the phone behind its "
+                                 "screen (or is not a known read-only command)")
 
 
 def _tool_file(path: str) -> bool:

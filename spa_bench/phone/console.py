@@ -12,6 +12,7 @@ After `auth`: `avd status|name|snapshot list|save|load|del`, `kill`, and the mod
 phone has nothing behind (network, power, event, redir, sensor, finger, rotate, `gsm signal`, `geo nmea`,
 `avd stop`, ...) are not in the tables, so they are refused as unknown rather than answered OK.
 So `adb -s emulator-5554 emu avd snapshot load x` works for a phone whose ADB port is 5555.
+Every line a client sends goes to `on_line` before it runs: the phone's audit (console_audit) records it.
 """
 
 from __future__ import annotations
@@ -208,16 +209,18 @@ def avd_command(subcommands: tuple[CommandDef, ...]) -> CommandDef:
 class Console:
     """The console server of one phone. `modem` gives the phone's radio (SMS, calls, GPS) to the
     `sms`, `gsm` and `geo` commands; without one they answer as an emulator with no modem would.
-    `extra`: commands of the virtual phone's own after authentication (spa_bench.phone.console_audit)."""
+    `extra`: commands of the virtual phone's own after authentication (spa_bench.phone.console_audit).
+    `on_line`: told every command line a client sends, before it runs (the phone's audit)."""
 
     def __init__(self, port: int, avd_name: str, snapshots: SnapshotStore, on_kill: Callable[[], None],
                  token_path: Path | None = None, modem: Modem | None = None,
-                 extra: tuple[CommandDef, ...] = ()) -> None:
+                 extra: tuple[CommandDef, ...] = (), on_line: Callable[[str], None] | None = None) -> None:
         from spa_bench.phone.console_modem import modem_commands
 
         self.avd_name = avd_name
         self.snapshots = snapshots
         self.on_kill = on_kill
+        self.on_line = on_line
         self.token_path = token_path or default_token_path()
         self.token = ""
         self.listener = TcpListener(port, self._serve, name="console")
@@ -304,6 +307,8 @@ class Console:
         except UnicodeDecodeError:
             session.finished = True
             return "KO: Forbidden binary request. Aborting\n"
+        if self.on_line is not None:
+            self.on_line(line)
         execute(session, line)
         return "".join(session.out)
 

@@ -26,7 +26,7 @@ from spa_bench.phone.adb.adbd import Adbd
 from spa_bench.phone.adb.audit import CommandAudit
 from spa_bench.phone.api import Locale, PhoneConfig
 from spa_bench.phone.console import Console
-from spa_bench.phone.console_audit import audit_commands
+from spa_bench.phone.console_audit import audit_commands, console_recorder
 from spa_bench.phone.console_modem import PhoneModem
 from spa_bench.phone.snapshot import SnapshotStore
 from spa_bench.phone.u2rpc import U2_PORT, U2Server
@@ -187,7 +187,8 @@ class VirtualPhone:
             adbd.on_restart = adb.drop_clients
             console = Console(port - 1, self.config.product, snapshots, on_kill=self._kill_from_console,
                               token_path=self.token_path, modem=PhoneModem(system),
-                              extra=(audit_commands(self.audit),))
+                              extra=(audit_commands(self.audit, snapshots),),
+                              on_line=console_recorder(self.audit))
             try:
                 console.start()
                 try:

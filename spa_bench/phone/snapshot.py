@@ -121,7 +121,8 @@ class SnapshotStore:
                 _copy_tree(self.fs_root, staging / "fs")
                 state = self.system.save_state()
                 created = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-                meta = {"name": name, "created": created, "state": state}
+                # a new id at every save: the harness tells its own base from one saved over it (ident)
+                meta = {"name": name, "created": created, "id": uuid.uuid4().hex, "state": state}
                 (staging / STATE_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
             except (OSError, TypeError, ValueError) as exc:
                 shutil.rmtree(staging, ignore_errors=True)
@@ -132,6 +133,19 @@ class SnapshotStore:
             os.rename(staging, target)
         self._prepare_spare(name)
         return SnapshotInfo(name, created, tree_size(target / "fs"))
+
+    def ident(self, name: str) -> str:
+        """The id the save of `name` drew ("" for a snapshot saved before ids existed): it changes with
+        every save, so whoever saved a snapshot can tell whether it was saved over since."""
+        target = self._dir(name)
+        with self._lock:
+            if not (target / STATE_FILE).is_file():
+                raise SnapshotError(f"snapshot {name!r} does not exist")
+            try:
+                meta = json.loads((target / STATE_FILE).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise SnapshotError(f"snapshot {name!r} is unreadable: {exc}") from exc
+        return str(meta.get("id", "")) if isinstance(meta, dict) else ""
 
     def load(self, name: str) -> None:
         """Make the phone exactly as it was when `name` was saved: files, databases, settings, activities."""

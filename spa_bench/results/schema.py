@@ -220,8 +220,9 @@ class CheckCapture(_Model):
 class AuditedCommand(_Model):
     """A command that reached the device during the episode from outside the harness (the agent's)."""
 
-    channel: Literal["shell", "exec", "push", "service"] = Field(
-        description="shell/exec: a command line; push: a file written over adb sync; service: root/unroot")
+    channel: Literal["shell", "exec", "push", "service", "console"] = Field(
+        description="shell/exec: a command line; push: a file written over adb sync; service: root/unroot; "
+                    "console: an emulator-console command line")
     command: str = Field(description="the command line or pushed path, secrets redacted")
     kind: Literal["gui_input", "capture", "read", "tooling", "navigation", "state_change", "unknown"]
     changes_state: bool = Field(description="changes device state behind the GUI (unknown programs count)")

@@ -146,6 +146,7 @@ def test_snapshots_go_to_the_console_and_devices_to_the_server(vivo_home: FakeAn
     device.load_snapshot("spa-bench-base-en")
     device.wait_online()
     assert [(r.service, r.command, r.port) for r in transport.requests] == [
+        ("console", "spa snapshot id spa-bench-base-en", 5554),  # not saved over (test_snapshot_guard)
         ("console", "avd snapshot load spa-bench-base-en", 5554), ("host", "devices", None)]
     with pytest.raises(DeviceCommandFailed, match="needs an emulator console"):
         Device("R58M", transport=transport).load_snapshot("x")
@@ -199,7 +200,8 @@ def test_an_emulator_on_loopback_has_its_console_one_port_below(vivo_home: FakeA
     assert device.find_console() == 6000
     device.load_snapshot("spa-bench-base-en")
     assert [(r.port, r.command) for r in transport.requests if r.service == "console"] == [
-        (6000, "avd name"), (6000, "avd snapshot load spa-bench-base-en")]
+        (6000, "avd name"), (6000, "spa snapshot id spa-bench-base-en"),
+        (6000, "avd snapshot load spa-bench-base-en")]
 
 
 def test_a_console_that_does_not_answer_is_not_taken(vivo_home: FakeAndroid) -> None:

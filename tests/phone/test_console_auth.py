@@ -46,6 +46,7 @@ SAMPLE_ARGS: dict[tuple[str, ...], str] = {
     ("avd", "snapshot", "del"): "pristine",
     ("spa", "audit", "mark"): "",
     ("spa", "audit", "since"): "1",
+    ("spa", "snapshot", "id"): "pristine",
 }
 # main_commands_preauth of the emulator: the only commands a client without the token may use.
 PREAUTH = {("help",), ("help-verbose",), ("ping",), ("avd", "name"), ("quit",)}

@@ -1,4 +1,5 @@
-"""What reached the phone over ADB: every shell command, exec and file push, in order, numbered.
+"""What reached the phone over ADB and its console: every shell command (each line of an interactive
+session), exec, file push and console command, in order, numbered.
 
 An agent program that holds an adb connection can change state behind the screen (`settings put`,
 `content insert`, `adb push` of a database). The phone cannot tell the harness's commands from the
@@ -14,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
-Channel = Literal["shell", "exec", "push", "service"]
+Channel = Literal["shell", "exec", "push", "service", "console"]
 KEEP = 20_000  # entries kept; an episode's commands are read long before this many more arrive
 
 
