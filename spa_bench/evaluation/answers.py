@@ -320,6 +320,7 @@ def question_vocabulary(question: str | None) -> frozenset[str]:
         return frozenset()
     tokens: list[str] = _TOKEN.findall(normal_text(question))
     words = {t.replace("’", "'") for t in tokens}
+    words |= {w for t in tokens if _CJK_CHAR.search(t) for w in re.findall(r"[a-z]+", t)}  # 的android版本
     return frozenset(words) | frozenset(ch for t in tokens for ch in t if _CJK_CHAR.match(ch))
 
 

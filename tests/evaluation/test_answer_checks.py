@@ -101,6 +101,7 @@ PASS = [  # (check, answer, question: the instruction whose words may frame the 
     (check("number", "12000"), "一万二千步", "我今天走了多少步？"),
     (check("number", "12000"), "1.2万步", "我今天走了多少步？"),
     (check("number", "4.5"), "4.5 stars", "How many stars does the kettle have?"),
+    (check("number", "14"), "Android 14", "这台手机的 Android 版本是多少？"),  # Latin word, Chinese question
     (check("number", "8849", unit="m"), "8,849 m", None),
     (check("number", "8849", unit="m"), "8849米", None),
     (check("number", "8849", unit="m"), "8849", None),
