@@ -12,6 +12,9 @@ before hashing. A whole file declared volatile is not read at all.
 They were found by running the noop agent and a "open every screen and go back" pass on each of the 20
 apps of the virtual phone and diffing the digests (README, "Infeasible means untouched"), and since the
 digest reads every app, by the oracle and a look-around agent that opens other apps than the task's.
+Recents, the launcher's state and usage stats, which opening any app changes, live outside what is read
+(the virtual phone keeps them in memory; Android in /data/system*), so they need no entry here; what
+history-like data apps keep in their own databases is declared below.
 An entry here weakens the check for every infeasible task: add one only with a reason a reviewer can verify.
 """
 
