@@ -8,6 +8,9 @@
   all ranked rows share (reference agents are cut to them too); `--all-tasks` keeps every episode, and
   the report says that the rates are then not comparable.
 What was done is said in `notes`: printed by `spa-bench report` and shown above the page's leaderboard.
+The robust view is the exception: it compares an agent's episodes on the default device with those on
+varied devices, which come from different runs (a plain one and a `--vary` one), so it takes every
+episode under the agent's own name; its rows (agent x variation) keep the conditions apart.
 A single run is left as it is.
 """
 
@@ -48,6 +51,7 @@ def compare_runs(run_ids: list[str], chunks: ChunkInfos, *, merge: bool = False,
         for rows, infos, r in chunks:
             for row, info in zip(rows, infos, strict=True):
                 if info["agent"] in repeated:
+                    info["base_agent"] = info["agent"]  # the robust view compares an agent's runs' devices
                     info["agent"] = row["agent"] = f"{info['agent']} @ {run_ids[r]}"
         plan.notes.append(f"{_names(repeated)} ran in several runs: one row per run ('agent @ run'), each "
                           f"with its own interval; --merge pools them")

@@ -250,7 +250,11 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
     outcomes = [Outcome(agent=row["agent"], success=row["success"],
                         infrastructure=row["infrastructure_failure"], facts=info["facts"])
                 for row, info in zip(rows, infos, strict=True)]
-    hard, robust = hard_view(outcomes), robust_view(outcomes)
+    # the robust view: every episode, under the agent's own name (its rows keep the devices apart)
+    every = [Outcome(agent=info.get("base_agent", info["agent"]), success=row["success"],
+                     infrastructure=row["infrastructure_failure"], facts=info["facts"])
+             for res in results for row, info in zip(res.rows, res.infos, strict=True)]
+    hard, robust = hard_view(outcomes), robust_view(every)
     document = {
         "version": DOCUMENT_VERSION, "generated": now().isoformat(timespec="seconds"),
         "spa_bench_version": __version__, "embedded_images": embed,

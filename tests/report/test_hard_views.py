@@ -287,8 +287,12 @@ def test_episode_details_carry_questions_replies_interruptions_and_variation(run
 
 def test_cli_report_prints_the_hard_and_robust_tables(runs: tuple[Path, Path], tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    result = run_cli(capsys, "report", str(runs[0]), str(runs[1]), "-o", str(tmp_path / "cli.html"))
+    # the plain and the varied run pooled, as the user says with --merge --all-tasks (without them each run is
+    # its own row, computed on the tasks both ran: spa_bench/report/comparison.py)
+    result = run_cli(capsys, "report", str(runs[0]), str(runs[1]), "--merge", "--all-tasks",
+                     "-o", str(tmp_path / "cli.html"))
     assert result.code == 0, result.err
+    assert "--merge pools asker" in result.out
     out = result.out
     assert "hard tasks" in out and "ask_user" in out and "robustness" in out
     assert "dark+720x1280" not in out  # per dimension value, not per variation: there can be hundreds
@@ -304,7 +308,7 @@ def _open(page: Any, episode: str) -> None:
 def test_page_shows_the_views_and_the_dialogue_in_a_browser(runs: tuple[Path, Path], tmp_path: Path,
                                                             chromium: Any) -> None:
     out = tmp_path / "r.html"
-    write_report(list(runs), out)
+    write_report(list(runs), out, merge=True, all_tasks=True)
     page = chromium.new_page(viewport={"width": 1400, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
