@@ -295,6 +295,8 @@ answer answers final result total value values found find finds see saw seen sho
 says said listed according called named name has have had do does did done got get gets
 which what who whom whose where when how many much one ok okay right yes please here's
 number amount price cost costs priced time date day item code place spot
+came comes released lasted lasts long tall high old away paid spent took takes starts started begins began
+ends ended rings scheduled set booked located left arrived sent posted wrote written made
 """))
 FRAME_CHARS = frozenset("是的了为答案共总计个在有呢啊嗯哦这那它他她我你们就叫名字号码"
                         "价格时间日期位次条件张首部本家只封项篇场最结果找到显示写着里中其该此即便都")
