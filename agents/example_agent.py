@@ -1,8 +1,10 @@
 """An example agent adapter: copy this file to add your own agent.
 
-Run it without installing anything:
+Three ways to run it (README, "Add your agent"; tests/agents/test_add_your_agent.py runs each):
 
     spa-bench run --agent path/to/example_agent.py:ExampleAgent --agent-arg greeting=hi --suite smoke
+    spa-bench run --import path/to/example_agent.py --agent greeter --suite smoke    # @register_agent
+    spa-bench run --agent mine --suite smoke    # installed, with an entry point in group spa_bench.agents
 
 What an adapter does:
 - `__init__(**args)`: receives `--agent-arg key=value` pairs (values parsed as YAML scalars: numbers,
@@ -23,11 +25,13 @@ has nothing left to tap. It is a demonstration, not a good agent.
 from __future__ import annotations
 
 from spa_bench.actions import Finish, Tap
-from spa_bench.agent import AgentStep, BaseAgent, TaskContext
+from spa_bench.agent import AgentStep, BaseAgent, TaskContext, register_agent
 from spa_bench.device.observation import Observation
 from spa_bench.results.schema import TokenUsage
 
 
+# the name `--import THIS_FILE --agent greeter` finds it by: give your copy a name of its own
+@register_agent("greeter")
 class ExampleAgent(BaseAgent):
     def __init__(self, greeting: str = "hello") -> None:
         self.greeting = greeting

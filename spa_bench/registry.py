@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
+from types import ModuleType
 from typing import Generic, TypeVar
 
 from spa_bench.errors import RegistryError
@@ -34,37 +35,67 @@ class RegistryEntry:
     target: str  # "module:Attribute" or "path.py:Name"; "" for decorated objects
 
 
-def load_object(reference: str) -> object:
-    """Import `module:Attribute` or load `path/to/file.py:Attribute` and return the attribute."""
-    location, sep, attribute = reference.rpartition(":")
-    if not sep or not location or not attribute:
-        raise RegistryError(f"invalid reference {reference!r}: expected 'module:Name' or 'file.py:Name'")
+def load_module(location: str, reference: str | None = None) -> ModuleType:
+    """Import a module by name, or load `path/to/file.py` (once per file: loading it again gives the same
+    module, so its decorators run once). `reference`: what the user wrote, for error messages."""
+    said = repr(reference or location)
     if location.endswith(".py"):
         path = Path(location).expanduser().resolve()
         if not path.is_file():
-            raise RegistryError(f"{reference!r}: file {path} does not exist")
+            raise RegistryError(f"{said}: file {path} does not exist")
         module_name = f"spa_bench_user_{abs(hash(str(path)))}"
         module = sys.modules.get(module_name)
         if module is None:
             spec = importlib.util.spec_from_file_location(module_name, path)
             if spec is None or spec.loader is None:
-                raise RegistryError(f"{reference!r}: cannot load {path} as a Python module")
+                raise RegistryError(f"{said}: cannot load {path} as a Python module")
             module = importlib.util.module_from_spec(spec)
             sys.modules[module_name] = module
             try:
                 spec.loader.exec_module(module)
             except Exception as exc:
                 del sys.modules[module_name]
-                raise RegistryError(f"{reference!r}: loading {path} failed: {exc!r}") from exc
-    else:
-        try:
-            module = importlib.import_module(location)
-        except ImportError as exc:
-            raise RegistryError(f"{reference!r}: cannot import module {location!r}: {exc}") from exc
+                raise RegistryError(f"{said}: loading {path} failed: {exc!r}") from exc
+        return module
+    try:
+        return importlib.import_module(location)
+    except ImportError as exc:
+        raise RegistryError(f"{said}: cannot import module {location!r}: {exc}") from exc
+
+
+def import_plugins(locations: list[str]) -> None:
+    """Load the user's files or modules (`--import`) so that their decorators register what they hold,
+    e.g. `@register_agent("mine")` classes become agent names."""
+    for location in locations:
+        load_module(location)
+
+
+def load_object(reference: str) -> object:
+    """Import `module:Attribute` or load `path/to/file.py:Attribute` and return the attribute."""
+    location, sep, attribute = reference.rpartition(":")
+    if not sep or not location or not attribute:
+        raise RegistryError(f"invalid reference {reference!r}: expected 'module:Name' or 'file.py:Name'")
+    module = load_module(location, reference)
     try:
         return getattr(module, attribute)
     except AttributeError:
         raise RegistryError(f"{reference!r}: {location} has no attribute {attribute!r}") from None
+
+
+def _same_definition(a: object, b: object) -> bool:
+    """The same object, or the same definition loaded twice: one file imported by path and by module name
+    (a `file.py:Name` and the built-in or entry point that names the same file), or an unchanged copy of
+    a file (the example adapter copied to start one's own)."""
+    import inspect
+
+    if a is b:
+        return True
+    if getattr(a, "__qualname__", None) != getattr(b, "__qualname__", 0):
+        return False
+    try:
+        return inspect.getsource(a) == inspect.getsource(b)  # type: ignore[arg-type]
+    except (TypeError, OSError):
+        return False
 
 
 class Registry(Generic[T]):
@@ -91,7 +122,7 @@ class Registry(Generic[T]):
 
     def add(self, name: str, obj: T) -> None:
         with self._lock:
-            if name in self._objects and self._objects[name] is not obj:
+            if name in self._objects and not _same_definition(self._objects[name], obj):
                 raise RegistryError(f"{self.kind} {name!r} is registered twice")
             self._objects[name] = obj
             self._lazy.pop(name, None)

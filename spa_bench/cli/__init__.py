@@ -7,6 +7,7 @@ printed as one red line with exit code 1 (2 for usage errors); `--debug` shows t
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -62,11 +63,42 @@ def _root(
     state.debug = debug
 
 
+def _flags_shown_as_flags(command: Any) -> None:
+    """Options that take no value (--wide, --json, --help) show no value placeholder in help, where
+    typer would print `<bool>` and invite `--wide true`."""
+    from types import SimpleNamespace
+
+    # --help is made on first use and kept (click's Command.get_help_option): make it now to mark it too
+    help_option = command.get_help_option(SimpleNamespace(help_option_names=["--help"]))
+    for param in [*command.params, *([help_option] if help_option else [])]:
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    for sub in getattr(command, "commands", {}).values():
+        _flags_shown_as_flags(sub)
+
+
+def _version_alone(args: list[str]) -> None:
+    """`spa-bench --version` takes no value: `--version true` is a usage error, not a version."""
+    if "--version" not in args:
+        return
+    at = args.index("--version")
+    if any(not arg.startswith("-") for arg in args[:at]):
+        return  # after a command name: that command's own options decide
+    extra = [arg for arg in args if arg not in ("--version", "--debug")]
+    if extra:
+        console_err.print(f"Usage: spa-bench --version\nError: --version takes no value and no command "
+                          f"(got {' '.join(extra)!r})", highlight=False, markup=False)
+        sys.exit(2)
+
+
 def main() -> None:
     """Console-script entry point."""
     try:
+        _version_alone(sys.argv[1:])
+        command = typer.main.get_command(app)
+        _flags_shown_as_flags(command)
         # Without standalone mode click returns the code of typer.Exit instead of exiting.
-        code = app(standalone_mode=False)
+        code = command(standalone_mode=False)
         if isinstance(code, int) and code:
             sys.exit(code)
     except SpaBenchError as exc:

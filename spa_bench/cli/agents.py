@@ -17,12 +17,20 @@ _DATA_URL = re.compile(r"data:image/(\w+);base64,([A-Za-z0-9+/=]+)")
 
 
 @app.command("list")
-def list_agents() -> None:
-    """List registered agents: built-ins and those installed through the `spa_bench.agents` entry point,
-    with each native adapter's model family, coordinate frame, model calls per step and format source.
-    Any class can also be used directly with --agent path/to/file.py:ClassName."""
+def list_agents(
+    import_: list[str] = typer.Option([], "--import", help="Python file or module to load first, as for "
+                                                           "`spa-bench run`: its @register_agent classes "
+                                                           "are listed too (repeatable)."),
+) -> None:
+    """List registered agents: built-ins, those installed through the `spa_bench.agents` entry point and
+    those `@register_agent` registers in --import files, with each native adapter's model family,
+    coordinate frame, model calls per step and format source. Any class can also be used directly with
+    --agent path/to/file.py:ClassName."""
     from spa_bench.agent import AGENTS
     from spa_bench.errors import SpaBenchError
+    from spa_bench.registry import import_plugins
+
+    import_plugins(import_)
 
     table = Table(title="agents", title_justify="left")
     for col in ("name", "registered", "family", "frame", "calls/step", "format defined in", "code"):

@@ -128,7 +128,8 @@ def evaluate(
     tasks_dir: Path | None = typer.Option(None, "--tasks-dir",
                                           help="Current task definitions for the state checks; default "
                                                "the folder the run's manifest names."),
-    out: Path | None = typer.Option(None, "--out", help="Metrics folder; default RUN_DIR/metrics."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Where the product goes: the metrics folder "
+                                                              "(default RUN_DIR/metrics)."),
     model_cache: Path | None = typer.Option(None, "--model-cache",
                                             help="Keep the judge's replies in this folder, and answer "
                                                  "from it what it holds (see `run --model-cache`)."),

@@ -12,7 +12,8 @@ from spa_bench.cli.common import console
 def report(
     run_dirs: list[Path] = typer.Argument(..., help="Run folders (results/<run-id>), one or more."),
     out: Path | None = typer.Option(None, "--out", "-o",
-                                    help="HTML file to write. Default: report.html in the first run folder."),
+                                    help="Where the product goes: the HTML file to write (default: "
+                                         "report.html in the first run folder)."),
     embed: bool = typer.Option(False, "--embed",
                                help="Embed screenshots as JPEG thumbnails: one portable file. Default: "
                                     "screenshots are referenced relative to the report (small file)."),
@@ -31,7 +32,8 @@ def report(
     title = result.runs[0].manifest.run_id if len(result.runs) == 1 else f"{len(result.runs)} runs"
     for note in result.notes or []:  # how the runs were put together, before the figures
         console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
-    console.print(leaderboard_table(result.metrics.agents, title=f"leaderboard: {title}"))
+    console.print(leaderboard_table(result.metrics.agents, title=f"leaderboard: {title}",
+                                    width=console.width))
     for table in [*(hard_tables(result.hard) if result.hard else []),
                   *(robust_tables(result.robust) if result.robust else [])]:
         console.print(table)

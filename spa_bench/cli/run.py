@@ -28,12 +28,17 @@ from spa_bench.cli.tasks import (
     CatOpt,
     DiffOpt,
     LangOpt,
+    LimitOpt,
+    PhonesOpt,
     PortableOpt,
+    RepeatsOpt,
+    SampleOpt,
     SuiteOpt,
     TagOpt,
     TaskOpt,
     TasksDir,
     build_filter,
+    narrow,
 )
 from spa_bench.errors import ConfigError
 from spa_bench.runner.events import Events
@@ -45,9 +50,11 @@ if TYPE_CHECKING:
     from spa_bench.runner.run import RunResult
     from spa_bench.runner.scheduler import Attempt
 
-SUMMARY_COLUMNS = (Column("agent", right=False), Column("episodes"), Column("success"), Column("rate"),
-                   Column("errors"), Column("steps"), Column("time"), Column("tampered"),
-                   Column("said done", wide_only=True), Column("undecided", wide_only=True))
+# the rate with its interval takes 20 characters: steps per episode are left to --wide at 80 columns
+SUMMARY_COLUMNS = (Column("agent", right=False), Column("episodes"), Column("success"),
+                   Column("rate [95% CI]"), Column("errors"), Column("steps", wide_only=True),
+                   Column("time"), Column("tampered"), Column("said done", wide_only=True),
+                   Column("undecided", wide_only=True))
 
 
 class ProgressEvents(Events):
@@ -126,10 +133,12 @@ class ProgressEvents(Events):
 
 def summary_table(result: RunResult, wide: bool = False) -> Table:
     """Per agent: success as the one policy decides it (spa_bench.evaluation.policy), the same figure
-    the metrics and the report show; undecided episodes (no verdict yet, evaluator errors,
-    infrastructure failures) are left out of the rate. steps and time: means per episode. `tampered`:
-    episodes whose agent changed device state behind the GUI (the shell audit), all of them failed.
+    the metrics and the report show, with its 95% Wilson interval in percent; undecided episodes (no
+    verdict yet, evaluator errors, infrastructure failures) are left out of the rate. steps and time:
+    means per episode. `tampered`: episodes whose agent changed device state behind the GUI (the shell
+    audit), all of them failed.
     A reference agent (the full task was revealed to it: the oracle) is marked "(reference)"."""
+    from spa_bench.evaluation.metrics import wilson_interval
     from spa_bench.evaluation.policy import decide_success
 
     by_agent: dict[str, list[EpisodeLog]] = {}
@@ -143,7 +152,9 @@ def summary_table(result: RunResult, wide: bool = False) -> Table:
         done = sum(1 for log in logs if log.termination == "done")
         steps = sum(len(log.steps) for log in logs) / len(logs)
         secs = sum(log.timings.total_s for log in logs) / len(logs)
-        rate = f"{100 * passed / len(decided):.1f}%" if decided else "n/a"
+        low, high = wilson_interval(passed, len(decided)) if decided else (0.0, 0.0)
+        rate = (f"{100 * passed / len(decided):.1f}% [{100 * low:.1f}, {100 * high:.1f}]" if decided
+                else "n/a")
         tampered = sum(1 for log in logs if log.shell_audit is not None and log.shell_audit.tampered)
         name = f"{agent} (reference)" if any(log.agent.reference for log in logs) else agent
         rows.append([name, str(len(logs)), f"{passed}/{len(decided)}", rate, str(errors), f"{steps:.1f}",
@@ -268,8 +279,9 @@ def run(
             agents = [AgentConfig(agent=name) for name in ("oracle", "noop", "random")]
         try:
             config = RunConfig(
-                tasks_dir=tasks_dir, filter=build_filter(suite, lang, app_, difficulty, category, task, tag,
-                                                                     portable),
+                tasks_dir=tasks_dir,
+                filter=narrow(tasks_dir, build_filter(suite, lang, app_, difficulty, category, task, tag,
+                                                      portable), limit, sample, seed),
                 agents=agents, repeats=repeats, seed=seed, phones=phones, devices=device, phone_size=size,
                 vary=vary,
                 console_ports=console_ports, skip_missing_apps=skip_missing_apps,
@@ -317,7 +329,7 @@ def run(
 
 # what `--resume RUN` takes besides the run folder: where to run (not what), and redacted agent arguments
 # given back (spa_bench.runner.run.resume_run refuses an argument that would change an agent)
-RESUME_TAKES = ("phones", "device", "farm", "ray_address", "agent_arg", "wide")
+RESUME_TAKES = ("phones", "device", "farm", "ray_address", "agent_arg", "import_", "wide")
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -339,7 +351,7 @@ def _refuse_plan_changes(ctx: typer.Context, resume: Path, out: Path) -> None:
             continue
         refused.append(max(param.opts, key=len))
     if refused:
-        takes = ", ".join("--" + n.replace("_", "-") for n in RESUME_TAKES if n != "wide")
+        takes = ", ".join("--" + n.strip("_").replace("_", "-") for n in RESUME_TAKES if n != "wide")
         raise ConfigError(f"--resume {resume} continues the run as its manifest planned it; "
                           f"{', '.join(refused)} would change that plan (or be ignored), refused. "
                           f"A resume takes {takes} (redacted agent arguments only); start a new run for "

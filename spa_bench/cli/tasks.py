@@ -29,12 +29,72 @@ TaskOpt = typer.Option([], "--task", help="Task id or glob pattern, e.g. 'settin
 TagOpt = typer.Option([], "--tag", help="Tasks carrying this tag (any of those given), e.g. retrieval.")
 PortableOpt = typer.Option(False, "--portable", help="Only the portable tasks (tag `portable`): their checks "
                                                       "read only what a stock emulator image has.")
+LimitOpt = typer.Option(None, "--limit", min=1, help="At most N of the selected tasks (the first N in the "
+                                                     "order `tasks list` shows them).")
+SampleOpt = typer.Option(None, "--sample", min=1, help="N of the selected tasks drawn at random by --seed "
+                                                       "(the same N tasks for the same seed).")
+DEFAULT_PHONES = 1
+"""Virtual phones a command starts unless told (`run`, `tasks verify`): one per core is faster, and
+`--phones N` says so; one default so that the same command line means the same machine load."""
+PhonesOpt = typer.Option(DEFAULT_PHONES, "--phones", min=1, help="Virtual phones to start (when no "
+                                                                 "--device); more run episodes in parallel.")
+RepeatsOpt = typer.Option(1, "--repeats", "--seeds", min=1, help="Instances of each task (a parameterised "
+                                                                 "task draws new values for each); --seeds "
+                                                                 "is the same option.")
 
 
 def _repository(tasks_dir: Path | None) -> TaskRepository:
     from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 
     return TaskRepository(tasks_dir if tasks_dir is not None else default_tasks_root())
+
+
+def narrow(tasks_dir: Path | None, selected: TaskFilter, limit: int | None, sample: int | None,
+           seed: int) -> TaskFilter:
+    """The filter narrowed to `--sample N` tasks drawn by `seed`, then the first `--limit N`, named by id
+    (so the run's manifest records exactly which tasks). Unchanged without either option."""
+    import random
+
+    repo = _repository(tasks_dir)
+    _known_values(repo, selected)
+    if limit is None and sample is None:
+        return selected
+    ids = [r.id for r in repo.select(selected)]
+    if not ids:
+        return selected  # selects nothing already; an empty id list would select everything
+    if sample is not None and sample < len(ids):
+        chosen = set(random.Random(seed).sample(ids, sample))
+        ids = [i for i in ids if i in chosen]
+    return selected.model_copy(update={"ids": ids[:limit] if limit is not None else ids})
+
+
+def _known_values(repo: TaskRepository, selected: TaskFilter) -> None:
+    """A filter value that no task in the tree has (an app, a tag, a difficulty, a task id without
+    wildcards) is a ConfigError naming it, with "did you mean" and what there is, rather than an empty
+    selection."""
+    import difflib
+
+    records = repo.select()
+    names = {name for r in records for name in r.app_names}
+    tags = {t for r in records for t in r.tags}
+    # option, values given, values known, values listed in the message (None: too many to list)
+    given: list[tuple[str, list[str], set[str], set[str] | None]] = [
+        ("--app", selected.apps, names | {p for r in records for p in r.packages}, names),
+        ("--tag", selected.tags, tags, tags),
+        ("--difficulty", [str(d) for d in selected.difficulties], {str(r.difficulty) for r in records}, None),
+        ("--task", [i for i in selected.ids if not any(c in i for c in "*?[")], {r.id for r in records},
+         None)]
+    for option, values, known, shown in given:
+        folded = {k.casefold() for k in known}
+        for value in values:
+            if value.casefold() in folded:
+                continue
+            near = difflib.get_close_matches(value, sorted(known), n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            listed = sorted(shown if shown is not None else known)
+            there = f" (there are: {', '.join(listed)})" if len(listed) <= 60 else \
+                " (`spa-bench tasks list` lists them)"
+            raise ConfigError(f"{option} {value!r}: no task in {repo.root} has it{hint}{there}")
 
 
 def build_filter(suite: list[str], lang: list[str], app_: list[str], difficulty: list[int],
@@ -50,10 +110,22 @@ def build_filter(suite: list[str], lang: list[str], app_: list[str], difficulty:
                                           "difficulties": difficulty, "categories": category, "ids": task,
                                           "tags": tags})
     except ValidationError as exc:
+        import difflib
+
         err = exc.errors()[0]
+        field = str(err["loc"][0])
         option = {"languages": "--lang", "categories": "--category", "difficulties": "--difficulty"}.get(
-            str(err["loc"][0]), str(err["loc"][0]))
-        raise ConfigError(f"{option}: {err['msg']} (got {err.get('input')!r})") from None
+            field, field)
+        allowed = {"languages": ["en", "zh"], "categories": ["single_app", "cross_app"]}.get(field)
+        if allowed is None:
+            raise ConfigError(f"{option}: {err['msg']} (got {err.get('input')!r})") from None
+        value = str(err.get("input"))
+        near = difflib.get_close_matches(value, allowed, n=1, cutoff=0.4)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise ConfigError(f"{option} {value!r}: not one of {', '.join(allowed)}{hint}") from None
+
+
+WIDE_TASKS = 120  # terminal columns from which `tasks list` shows suite, category and apps
 
 
 @app.command("list")
@@ -61,6 +133,8 @@ def list_tasks(
     tasks_dir: Path | None = TasksDir, suite: list[str] = SuiteOpt, lang: list[str] = LangOpt,
     app_: list[str] = AppOpt, difficulty: list[int] = DiffOpt, category: list[str] = CatOpt,
     task: list[str] = TaskOpt, tag: list[str] = TagOpt, portable: bool = PortableOpt,
+    limit: int | None = LimitOpt, sample: int | None = SampleOpt,
+    seed: int = typer.Option(0, "--seed", help="Seed of --sample."),
     counts: bool = typer.Option(False, "--counts", help="Print counts per language (apps, difficulty, "
                                                        "cross-app, retrieval, infeasible, parameterised, "
                                                        "portable) instead of the tasks."),
@@ -68,7 +142,8 @@ def list_tasks(
 ) -> None:
     """List tasks (fast: reads the index, does not build tasks)."""
     repo = _repository(tasks_dir)
-    records = repo.select(build_filter(suite, lang, app_, difficulty, category, task, tag, portable))
+    selected = build_filter(suite, lang, app_, difficulty, category, task, tag, portable)
+    records = repo.select(narrow(tasks_dir, selected, limit, sample, seed))
     if as_json:
         for r in records:
             typer.echo(json.dumps({"id": r.id, "suite": r.suite, "language": r.language,
@@ -82,14 +157,23 @@ def list_tasks(
     if counts:
         _print_counts(records)
         return
-    table = Table(title=f"{len(records)} tasks", title_justify="left")
-    for col in ("id", "suite", "lang", "cat", "diff", "apps"):
-        table.add_column(col, overflow="fold", max_width=32 if col == "id" else 16)
+    # below WIDE_TASKS columns suite, category and apps are left out (the id starts with the app; --json
+    # has every field): id, language, difficulty and the instruction stay readable at 80 columns
+    narrow_terminal = console.width < WIDE_TASKS
+    left_out = ("suite", "cat", "apps") if narrow_terminal else ()
+    caption = (f"left out at this width: {', '.join(left_out)} (a wider terminal or --json shows them)"
+               if left_out and records else None)
+    table = Table(title=f"{len(records)} tasks", title_justify="left", caption=caption,
+                  caption_justify="left")
+    columns = [c for c in ("id", "suite", "lang", "cat", "diff", "apps") if c not in left_out]
+    for col in columns:
+        table.add_column(col, overflow="fold", max_width=32 if col == "id" else 16, no_wrap=col != "id")
     table.add_column("instruction", overflow="fold", ratio=1, min_width=24)
     for r in records:
-        table.add_row(r.id, r.suite, r.language, "cross" if r.category == "cross_app" else "single",
-                      str(r.difficulty), ", ".join(r.app_names[:1] if r.category == "single_app"
-                                                   else r.packages), r.instruction)
+        cells = {"id": r.id, "suite": r.suite, "lang": r.language,
+                 "cat": "cross" if r.category == "cross_app" else "single", "diff": str(r.difficulty),
+                 "apps": ", ".join(r.app_names[:1] if r.category == "single_app" else r.packages)}
+        table.add_row(*(cells[c] for c in columns), r.instruction)
     if not records:
         console_err.print("[yellow]no task matches the filters[/]")
     console.print(table)
@@ -203,11 +287,15 @@ def import_spa_bench(
 
 @app.command("verify")
 def verify(
-    suite: list[str] = SuiteOpt, lang: list[str] = LangOpt, app_: list[str] = AppOpt,
-    task: list[str] = TaskOpt, tasks_dir: Path | None = TasksDir,
-    seeds: int = typer.Option(3, "--seeds", min=1, help="Instances of every parameterised task."),
-    seed: int = typer.Option(0, "--seed", help="The runs' seed (which instances are drawn)."),
-    phones: int = typer.Option(2, "--phones", min=1, help="Virtual phones to start (when no --device)."),
+    tasks_dir: Path | None = TasksDir, suite: list[str] = SuiteOpt, lang: list[str] = LangOpt,
+    app_: list[str] = AppOpt, difficulty: list[int] = DiffOpt, category: list[str] = CatOpt,
+    task: list[str] = TaskOpt, tag: list[str] = TagOpt, portable: bool = PortableOpt,
+    limit: int | None = LimitOpt, sample: int | None = SampleOpt,
+    repeats: int = typer.Option(3, "--repeats", "--seeds", min=1,
+                                help="Instances of every parameterised task (--seeds is the same option)."),
+    seed: int = typer.Option(0, "--seed", help="The runs' seed (which instances are drawn), and that of "
+                                               "--sample."),
+    phones: int = PhonesOpt,
     device: list[str] = typer.Option([], "--device", help="Run on this virtual phone instead (serial, or "
                                                           "SERIAL=CONSOLE_PORT); repeatable."),
     probe: list[str] = typer.Option([], "--probe", "--probes", help=(
@@ -216,8 +304,9 @@ def verify(
     all_forms: bool = typer.Option(False, "--all-forms", help=(
         "answer_forms: every negated, hedged and either-or form on every instance (default: one per "
         "episode, by its seed).")),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Folder for the probes' runs "
-                                                              "(default results/verify-<time>)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Where the product goes: the folder of the "
+                                                              "probes' runs (default "
+                                                              "results/verify-<time>)."),
     report: Path | None = typer.Option(None, "--report", help="Also write the outcome to FILE.json or "
                                                               "FILE.html."),
     all_rows: bool = typer.Option(False, "--all", help="A row for every task, not only those with problems."),
@@ -243,7 +332,11 @@ def verify(
     probe = [p.strip() for text in probe for p in text.split(",") if p.strip()]
     unknown = [p for p in probe if p not in PROBES]
     if unknown:
-        raise ConfigError(f"--probe {unknown[0]!r}: one of {', '.join(PROBES)}")
+        import difflib
+
+        near = difflib.get_close_matches(unknown[0], PROBES, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise ConfigError(f"--probe {unknown[0]!r}: not a probe{hint} (one of {', '.join(PROBES)})")
     if report is not None and report.suffix.lower() not in (".json", ".html", ".htm"):
         raise ConfigError(f"--report {report}: give a .json or .html file")
     given = [parse_device(text) for text in device]
@@ -251,7 +344,9 @@ def verify(
     if folder.exists() and any(folder.iterdir()):
         raise ConfigError(f"--out {folder}: the folder is not empty")
     config = VerifyConfig(out=folder, tasks_dir=tasks_dir,
-                          filter=build_filter(suite, lang, app_, [], [], task), seeds=seeds,
+                          filter=narrow(tasks_dir, build_filter(suite, lang, app_, difficulty, category,
+                                                                task, tag, portable), limit, sample, seed),
+                          seeds=repeats,
                           run_seed=seed, phones=phones, devices=[serial for serial, _ in given],
                           console_ports={serial: port for serial, port in given if port is not None},
                           probes=tuple(p for p in PROBES if not probe or p in probe), vary=vary,

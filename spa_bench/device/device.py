@@ -109,13 +109,21 @@ class Device:
     def _host(self, command: str, timeout: float = 10.0) -> str:
         return self._send(Request("host", command, self.serial, timeout=timeout)).text()
 
-    def connect(self, attempts: int = 30) -> None:
-        """`adb connect` a TCP device (host:port) and wait until it is online."""
+    def connect(self, attempts: int = 30, refused_for: float = 1.0) -> None:
+        """`adb connect` a TCP device (host:port) and wait until it is online. A device adb cannot reach
+        (nothing listens, the host is unknown) fails after `refused_for` seconds with adb's own reason
+        ("Connection refused"), not after the whole wait for it to come online."""
         if ":" in self.serial:
+            first_refusal: float | None = None
             for _ in range(attempts):
                 out = self._host(f"connect:{self.serial}")
                 if "connected" in out and "cannot" not in out and "failed" not in out:
                     break
+                if "failed" in out or "cannot" in out:  # e.g. failed to connect to '...': Connection refused
+                    now = time.monotonic()
+                    first_refusal = now if first_refusal is None else first_refusal
+                    if now - first_refusal >= refused_for:
+                        raise DeviceOffline(f"cannot connect: {out.strip()}", self.serial)
                 time.sleep(0.2)
         self.wait_online()
 

@@ -35,6 +35,24 @@ def clip(text: str | None, limit: int = TEXT_LIMIT) -> str | None:
     return text[:limit] + f"\n… [{len(text) - limit} more characters in episode.json]"
 
 
+UNIT_SEP, RECORD_SEP = "\x1f", "\x1e"  # what the state checks pass to sqlite3 -separator / -newline
+FIELD_MARK = " │ "  # a unit separator as shown: a box-drawing bar, not "|" that values often hold
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def readable_command(command: str) -> str:
+    """A captured command with its control characters written as escapes (`-separator '\\x1f'`): a
+    browser draws them as empty boxes, or not at all."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", command)
+
+
+def readable_output(output: str) -> str:
+    """sqlite3 output as rows and fields: a record separator ends a row (a line), a unit separator
+    parts fields (FIELD_MARK); other control characters are written as escapes."""
+    rows = output.removesuffix(RECORD_SEP).split(RECORD_SEP)
+    return "\n".join(readable_command(row.replace(UNIT_SEP, FIELD_MARK)) for row in rows)
+
+
 class RelativeImages:
     """Screenshots referenced relative to the report: `base` is the episode folder seen from it (the
     page joins it and each file name; names are quoted only when they need it)."""
@@ -140,7 +158,8 @@ def episode_details(log: EpisodeLog, gestures: StepGestures, images: ImageSource
                   if 0 <= i < len(log.full_task.interruptions)],
         "variation": None if log.variation is None else log.variation.model_dump(mode="json",
                                                                                  exclude_none=True),
-        "state": {c.command: clip(c.output, 2000) for check in log.captured_state for c in check.commands},
+        "state": {readable_command(c.command): readable_output(clip(c.output, 2000) or "")
+                  for check in log.captured_state for c in check.commands},
         "audit": None if log.shell_audit is None else {
             "source": log.shell_audit.source, "complete": log.shell_audit.complete,
             "tampered": log.shell_audit.tampered,

@@ -29,29 +29,62 @@ def _usd(value: Any) -> str:
     return f"${value:.2f}" if value >= 1 or value == 0 else f"${value:.4f}"
 
 
-def leaderboard_table(agents: pd.DataFrame, title: str = "leaderboard") -> Table:
-    """One row per agent, ranked by success rate (best first); unknown values are '?' (never 0). Reference
-    agents (a `reference` column: the full task was revealed to them, e.g. the oracle) come after the
-    ranked rows, marked "(reference)" and without a rank."""
-    table = Table(title=title, title_justify="left")
-    headers = ("#", "agent", "episodes", "success", "95% CI", "completion", "premature", "overdue",
-               "step ratio", "time/ep", "tokens/ep", "cost/ep", "cost", "tampered", "infra fail")
-    for header in headers:
-        table.add_column(header, justify="left" if header == "agent" else "right", no_wrap=header == "agent")
+LEADERBOARD_HEADERS = ("#", "agent", "episodes", "success", "95% CI", "completion", "premature", "overdue",
+                       "step ratio", "time/ep", "tokens/ep", "cost/ep", "cost", "tampered", "infra fail")
+ALWAYS_SHOWN = ("#", "agent", "episodes", "success", "95% CI")
+# the other columns in the order they are given room in a narrow terminal (the HTML report has them all)
+BY_PRIORITY = ("premature", "time/ep", "cost/ep", "infra fail", "tampered", "completion", "overdue",
+               "step ratio", "tokens/ep", "cost")
+AGENT_ROOM = 20  # characters of the agent column counted when fitting (longer names wrap)
+
+
+def _fit(headers: tuple[str, ...], rows: list[list[str]], width: int | None) -> list[str]:
+    """The headers shown in `width` characters: ALWAYS_SHOWN, then BY_PRIORITY while they fit whole (a
+    column takes its widest cell or header, plus 3 for padding and rule)."""
+    if width is None:
+        return list(headers)
+    need = {h: 3 + max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)}
+    need["agent"] = 3 + min(AGENT_ROOM, need["agent"] - 3)
+    shown = set(ALWAYS_SHOWN)
+    used = 1 + sum(need[h] for h in shown)
+    for header in BY_PRIORITY:
+        if used + need[header] <= width:
+            shown.add(header)
+            used += need[header]
+    return [h for h in headers if h in shown]
+
+
+def leaderboard_table(agents: pd.DataFrame, title: str = "leaderboard", width: int | None = None) -> Table:
+    """One row per agent, ranked by success rate (best first), with its 95% Wilson interval; unknown
+    values are '?' (never 0). Reference agents (a `reference` column: the full task was revealed to them,
+    e.g. the oracle) come after the ranked rows, marked "(reference)" and without a rank. With `width`
+    (the terminal's), the columns that do not fit are left out, by BY_PRIORITY, and a caption names them."""
     ordered = agents.sort_values(["success_rate", "agent"], ascending=[False, True], na_position="last")
-    rows = ordered.to_dict(orient="records")
-    ranked = [r for r in rows if not r.get("reference", False)]
-    references = [r for r in rows if r.get("reference", False)]
+    records = ordered.to_dict(orient="records")
+    ranked = [r for r in records if not r.get("reference", False)]
+    references = [r for r in records if r.get("reference", False)]
+    rows = []
     for rank, row in [*((str(i), r) for i, r in enumerate(ranked, 1)), *(("", r) for r in references)]:
         ci = "–" if math.isnan(row["success_rate"]) else \
             f"{_pct(row['success_ci_low'])}–{_pct(row['success_ci_high'])}"
         name = f"{row['agent']} (reference)" if row.get("reference", False) else str(row["agent"])
-        table.add_row(
+        rows.append([
             rank, name, f"{row['decided']}/{row['episodes']}", _pct(row["success_rate"]), ci,
             _pct(row["completion_rate"]), _pct(row["premature_rate"]), _pct(row["overdue_rate"]),
             _num(row["mean_step_ratio"], ".2f"), _num(row["mean_time_s"], ".1f") + " s",
             _num(row["mean_tokens"], ",.0f"), _usd(row["mean_cost_usd"]), _usd(row["cost_usd"]),
-            str(row["tampered"]), str(row["infrastructure_failures"]))
+            str(row["tampered"]), str(row["infrastructure_failures"])])
+    shown = _fit(LEADERBOARD_HEADERS, rows, width)
+    left_out = [h for h in LEADERBOARD_HEADERS if h not in shown]
+    caption = f"left out at this width: {', '.join(left_out)} (in the HTML report)" if left_out else None
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
+    for header in shown:
+        agent = header == "agent"
+        table.add_column(header, justify="left" if agent else "right", no_wrap=not agent,
+                         overflow="fold" if agent else "ellipsis")
+    index = [LEADERBOARD_HEADERS.index(h) for h in shown]
+    for row in rows:
+        table.add_row(*(row[i] for i in index))
     return table
 
 

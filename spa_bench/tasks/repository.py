@@ -121,6 +121,8 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
             out.append(f"unknown field '{where}'")
         elif err["type"] == "missing":
             out.append(f"field '{where}': missing")
+        elif err["type"] in ("union_tag_not_found", "union_tag_invalid") and _tag_choices(err["loc"]):
+            out.append(_tag_problem(where, err))
         else:
             msg = err["msg"].removeprefix("Value error, ")
             last = err["loc"][-1] if err["loc"] else ""
@@ -130,6 +132,50 @@ def describe_validation_error(exc: ValidationError) -> list[str]:
             shown = repr(value) if isinstance(value, str | int | float | bool) or value is None else ""
             out.append(f"field '{where}': {msg}" + (f" (got {shown})" if shown else ""))
     return out
+
+
+# the lists and mappings of a task whose items are told apart by a tag field, and what an item is called
+_TAGGED = {"checks": "check", "golden_script": "action", "script": "action", "parameters": "parameter",
+           "interruptions": "interruption"}
+
+
+def _tag_choices(loc: Sequence[int | str]) -> tuple[str, str, list[str]] | None:
+    """(item noun, tag field, allowed tags) of the tagged item at `loc`, e.g. ("check", "type",
+    ["shell", "sqlite", ...]) for 'checks.0'; None elsewhere."""
+    from typing import get_args
+
+    from spa_bench.actions import Action
+    from spa_bench.tasks.checks import Check
+    from spa_bench.tasks.interruptions import Interruption
+    from spa_bench.tasks.params import ParamSpec
+
+    unions: dict[str, object] = {"check": Check, "action": Action, "parameter": ParamSpec,
+                                 "interruption": Interruption}
+    field = next((item for item in reversed(loc) if isinstance(item, str) and item in _TAGGED), None)
+    if field is None:
+        return None
+    noun = _TAGGED[field]
+    union, info = get_args(unions[noun])
+    tag = str(info.discriminator)
+    return noun, tag, [str(get_args(member.model_fields[tag].annotation)[0]) for member in get_args(union)]
+
+
+def _tag_problem(where: str, err: Any) -> str:
+    """A tagged item without its tag, or with an unknown one: what is allowed, with "did you mean"."""
+    import difflib
+
+    noun, tag, allowed = _tag_choices(err["loc"]) or ("item", "type", [])
+    given = err.get("input")
+    fields = [str(k) for k in given] if isinstance(given, dict) else []
+    choices = ", ".join(allowed)
+    if err["type"] == "union_tag_not_found":
+        near = difflib.get_close_matches(tag, fields, n=1, cutoff=0.6)
+        hint = f"; did you mean '{tag}' for '{near[0]}'?" if near else ""
+        return f"field '{where}': a {noun} needs '{tag}', one of: {choices}{hint}"
+    value = str(err.get("ctx", {}).get("tag", given.get(tag) if isinstance(given, dict) else ""))
+    near = difflib.get_close_matches(value, allowed, n=1, cutoff=0.6)
+    hint = f"; did you mean '{near[0]}'?" if near else ""
+    return f"field '{where}': unknown {noun} {tag} '{value}'{hint} (one of: {choices})"
 
 
 class _Loader(yaml.SafeLoader if not hasattr(yaml, "CSafeLoader") else yaml.CSafeLoader):  # type: ignore[misc]
@@ -264,8 +310,12 @@ class TaskRepository:
                 elif suite == r.suite:
                     ok = True
                 elif suite not in self.suite_names():
-                    known = ", ".join(sorted(set(self.suite_names()) | set(self.named_suites)))
-                    raise ConfigError(f"unknown suite {suite!r} (known: {known})")
+                    import difflib
+
+                    names = sorted(set(self.suite_names()) | set(self.named_suites))
+                    near = difflib.get_close_matches(suite, names, n=1)
+                    hint = f"; did you mean {near[0]!r}?" if near else ""
+                    raise ConfigError(f"unknown suite {suite!r}{hint} (known: {', '.join(names)})")
             if not ok:
                 return False
         return (

@@ -1,6 +1,7 @@
-"""The run, evaluate and calibrate tables in an 80-column terminal (COLUMNS=80): every header whole,
-figures on one line; `--wide` shows every column. The run summary counts success with the one policy,
-so a run of judged tasks shows a rate (not n/a)."""
+"""The run, evaluate, calibrate, report, `agents list` and `tasks list` tables in an 80-column terminal
+(COLUMNS=80): every header whole, figures on one line; `--wide` (or a wider terminal) shows every
+column. The run summary counts success with the one policy, so a run of judged tasks shows a rate (not
+n/a), and every rate carries its 95% interval."""
 
 from __future__ import annotations
 
@@ -70,6 +71,7 @@ def test_run_summary_at_80_columns_counts_success_by_the_policy() -> None:
     row = next(line for line in text.splitlines() if "oracle" in line)
     cells = row.replace("│", " ").split()
     assert cells[1:4] == ["4", "3/4", "75.0%"]  # 2 of 3 by state checks + 1 judged task without checks
+    assert "75.0% [30.1, 95.4]" in row  # the 95% Wilson interval of 3/4
     wide = render(summary_table(run_result(), wide=True), width=120)
     assert "said done" in wide and "undecided" in wide
 
@@ -121,3 +123,43 @@ def test_reference_agents_are_marked_in_the_terminal_tables() -> None:
     table = render(metrics_table(compute_metrics(marked).agents, "run x", True, frozenset({"oracle"})), 250)
     assert "oracle (reference)" in table and "v2 (reference)" not in table
     assert "(reference)" not in render(summary_table(result), 120)
+
+
+def test_report_leaderboard_at_80_columns_keeps_the_interval_and_names_what_it_leaves_out() -> None:
+    from spa_bench.report.terminal import ALWAYS_SHOWN, LEADERBOARD_HEADERS, leaderboard_table
+
+    agents = compute_metrics(logs()).agents
+    text = render(leaderboard_table(agents, "leaderboard: x", width=80))
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    header_text = " ".join(text.splitlines()[:4])
+    assert all(h in header_text for h in ALWAYS_SHOWN) and "…" not in header_text, text
+    row = next(line for line in text.splitlines() if "oracle" in line)
+    assert "75.0%" in row and "30.1%–95.4%" in row
+    left_out = [h for h in LEADERBOARD_HEADERS if h not in header_text]
+    assert left_out and ("left out at this width: " + ", ".join(left_out)) in " ".join(text.split())
+    wide = render(leaderboard_table(agents, "leaderboard: x", width=250), 250)
+    assert all(h in wide for h in LEADERBOARD_HEADERS) and "left out" not in wide
+
+
+@pytest.mark.parametrize("command", [["agents", "list"], ["tasks", "list", "--suite", "starter"]])
+def test_lists_in_an_80_column_terminal(command: list[str]) -> None:
+    """`agents list` and `tasks list` as a user runs them: no line past 80 characters, headers whole,
+    and a caption saying which columns a wider terminal shows."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, COLUMNS="80", NO_COLOR="1", TERM="dumb")
+    done = subprocess.run([sys.executable, "-m", "spa_bench", *command], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), done.stdout
+    header = next(line for line in lines if "┃" in line)
+    expected = ("name", "registered", "family", "frame", "calls/step") if command[0] == "agents" else \
+        ("id", "lang", "diff", "instruction")
+    assert all(f" {h} " in header for h in expected), header
+    assert "left out at this width" in done.stdout
+    wide = subprocess.run([sys.executable, "-m", "spa_bench", *command], capture_output=True, text=True,
+                          timeout=120, env=dict(env, COLUMNS="200"))
+    assert "left out" not in wide.stdout and ("code" in wide.stdout or "suite" in wide.stdout)

@@ -249,10 +249,36 @@
     return items.map(([color, label]) => h("span", { style: { marginRight: "12px" } },
       h("span", { class: "swatch", style: { background: color } }), label));
   }
+  /* Axis labels under slots of `slot` px: upright and cut to the slot when they fit, else slanted
+     (SLANT degrees, cut to 20 characters) with room below the axis; cut in the middle, so names that
+     differ at the end (model-v1, model-v2) stay apart; the whole label is in a <title>. */
+  const CHAR_W = 6.2;  // px of one character at the charts' 11 px font (a safe over-estimate)
+  const SLANT = 55, SIN = Math.sin(SLANT * Math.PI / 180), COS = Math.cos(SLANT * Math.PI / 180);
+  const MIN_SLOT = 20;  // px a slanted label needs beside the next: 20 * sin(55°) > a line of 11 px text
+  function middle(text, n) { return text.length > n ? text.slice(0, Math.ceil((n - 1) / 2)) + "…" + text.slice(text.length - Math.floor((n - 1) / 2)) : text; }
+  function slotLabels(labels, slot) {
+    const fit = Math.max(3, Math.floor((slot - 6) / CHAR_W));
+    const upright = labels.every((l) => l.length <= fit);
+    const shown = labels.map((l) => middle(l, upright ? fit : 20));
+    const room = upright ? 16 : 10 + Math.ceil(Math.max(...shown.map((l) => l.length)) * CHAR_W * SIN);
+    return { upright: upright, shown: shown, room: room };
+  }
+  function axisLabel(text, full, x, y, upright) {
+    return svg("text", upright ? { x: x, y: y, "text-anchor": "middle", class: "axis-label" }
+      : { x: x, y: y, "text-anchor": "end", class: "axis-label", transform: `rotate(-${SLANT} ${x} ${y})` }, text, svg("title", null, full));
+  }
   function groupedBars(groups, keys, colors, rateOf) {
-    // groups: [{label, idx}], keys: values of the split; bars: success rate of each (group, key)
-    const W = 520, H = 220, L = 34, B = 36, T = 8, gw = (W - L - 8) / Math.max(1, groups.length);
-    const bw = Math.min(26, (gw - 14) / keys.length), el = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img" });
+    // groups: [{label, idx}], keys: values of the split; bars: success rate of each (group, key) with its
+    // 95% Wilson interval drawn as a whisker (data-low / data-high: the bounds, as fractions)
+    // a slot of at least MIN_SLOT px a group (then the chart scrolls sideways instead of shrinking its text);
+    // slanted labels hang down-left from their tick, so the left margin makes room for the first one
+    const names = groups.map((g) => g.label), n = Math.max(1, groups.length), slot = Math.max(MIN_SLOT, keys.length * 4 + 6);
+    const W = Math.max(520, 42 + n * slot), first = slotLabels(names, (W - 42) / n);
+    const L = first.upright ? 34 : Math.max(34, Math.ceil(first.shown[0].length * CHAR_W * COS - (W - 42) / n / 2) + 18);  // + the line's height
+    const T = 8, gw = (W - L - 8) / n, labels = slotLabels(names, gw), B = 20 + labels.room, H = 184 + B;
+    const bw = Math.min(26, Math.max(3, (gw - 6) / keys.length)), el = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img" });
+    const sy = (r) => H - B - (H - T - B) * r;
+    if (W > 520) el.style.minWidth = W + "px";
     for (let t = 0; t <= 4; t++) {
       const y = T + (H - T - B) * (1 - t / 4);
       el.append(svg("line", { x1: L, x2: W - 4, y1: y, y2: y, stroke: "#e3e6eb" }), svg("text", { x: L - 4, y: y + 4, "text-anchor": "end" }, `${t * 25}%`));
@@ -262,12 +288,18 @@
       keys.forEach((key, ki) => {
         const [k, n] = rateOf(g, key), rate = n ? k / n : NaN, x = x0 + ki * bw;
         const hgt = isNum(rate) ? (H - T - B) * rate : 0, y = H - B - hgt;
-        const rect = svg("rect", { x: x + 1, y: y, width: bw - 2, height: Math.max(hgt, isNum(rate) ? 1 : 0), fill: colors[ki], rx: 2 },
+        const rect = svg("rect", { x: x + 1, y: y, width: Math.max(1, bw - 2), height: Math.max(hgt, isNum(rate) ? 1 : 0), fill: colors[ki], rx: 2 },
           svg("title", null, `${g.label} · ${key}: ${n ? pct(rate) + ` (${k}/${n})` : "no decided episodes"}`));
         el.append(rect);
-        if (!n) el.append(svg("text", { x: x + bw / 2, y: H - B - 3, "text-anchor": "middle" }, "·"));
+        if (n) {
+          const [lo, hi] = wilson(k, n), cx = x + bw / 2, cap = Math.max(1.5, Math.min(5, bw / 2 - 1));
+          el.append(svg("g", { class: "ci", "data-group": g.label, "data-key": String(key), "data-low": lo.toFixed(4), "data-high": hi.toFixed(4), stroke: "#1d2330", "stroke-width": 1.2 },
+            svg("line", { x1: cx, x2: cx, y1: sy(hi), y2: sy(lo) }), svg("line", { x1: cx - cap, x2: cx + cap, y1: sy(hi), y2: sy(hi) }),
+            svg("line", { x1: cx - cap, x2: cx + cap, y1: sy(lo), y2: sy(lo) }),
+            svg("title", null, `${g.label} · ${key}: 95% CI ${pct(lo)}–${pct(hi)}`)));
+        } else el.append(svg("text", { x: x + bw / 2, y: H - B - 3, "text-anchor": "middle" }, "·"));
       });
-      el.append(svg("text", { x: L + gi * gw + gw / 2, y: H - B + 14, "text-anchor": "middle" }, shorten(g.label, 16)));
+      el.append(axisLabel(labels.shown[gi], g.label, L + gi * gw + gw / 2, H - B + 14, labels.upright));
     });
     return el;
   }
@@ -277,21 +309,33 @@
     for (const i of idxs) if (E.success[i] !== null && pred(TASKS[E.task[i]])) { n++; k += E.success[i]; }
     return [k, n];
   }
+  /* Success against mean cost, each agent's 95% interval a vertical bar. Names stand in a column at the
+     right, one line each in the order of their points' heights, joined to their point by a thin line:
+     they never overlap (agents at the same point included) and never leave the chart, at any count. */
   function scatter(rows) {
-    const W = 520, H = 240, L = 44, B = 34, T = 10, R = 16;
     const known = rows.filter((r) => isNum(r.mean_cost_usd) && isNum(r.success_rate));
+    const LINE = 14, LABEL_W = 132, W = 520, L = 44, B = 34, T = 10, R = LABEL_W + 24;
+    const H = Math.max(240, T + B + LINE * known.length + 4);
     const top = Math.max(0, ...known.map((r) => r.mean_cost_usd)), maxX = top > 0 ? top * 1.1 : 0.01;
     const sx = (x) => L + (W - L - R) * (x / maxX), sy = (y) => T + (H - T - B) * (1 - y);
     const el = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img" });
     for (let t = 0; t <= 4; t++) el.append(svg("line", { x1: L, x2: W - R, y1: sy(t / 4), y2: sy(t / 4), stroke: "#e3e6eb" }),
       svg("text", { x: L - 4, y: sy(t / 4) + 4, "text-anchor": "end" }, `${t * 25}%`));
     for (let t = 0; t <= 4; t++) el.append(svg("text", { x: sx(maxX * t / 4), y: H - B + 16, "text-anchor": "middle" }, usd(maxX * t / 4)));
-    el.append(svg("text", { x: (W + L) / 2, y: H - 4, "text-anchor": "middle" }, "mean agent cost per episode (USD)"));
-    for (const r of known) {
-      const x = sx(r.mean_cost_usd), y = sy(r.success_rate);
-      el.append(svg("line", { x1: x, x2: x, y1: sy(r.success_ci_low), y2: sy(r.success_ci_high), stroke: agentColor(r.a), "stroke-opacity": 0.4, "stroke-width": 3 }),
-        svg("circle", { cx: x, cy: y, r: 5, fill: agentColor(r.a) }, svg("title", null, `${r.agent}: ${pct(r.success_rate)} at ${usd(r.mean_cost_usd)} per episode`)),
-        svg("text", { x: x > W * 0.7 ? x - 7 : x + 7, y: y - 6, class: "dark", "text-anchor": x > W * 0.7 ? "end" : "start" }, shorten(r.agent, 22)));
+    el.append(svg("text", { x: (W - R + L) / 2, y: H - 4, "text-anchor": "middle" }, "mean agent cost per episode (USD)"));
+    // label slots: wanted at the point's height, pushed down to keep LINE apart, then up to stay inside
+    const order = known.map((r) => ({ r: r, y: sy(r.success_rate) })).sort((a, b) => a.y - b.y || (a.r.agent < b.r.agent ? -1 : 1));
+    let next = T + 4;
+    for (const o of order) { o.ly = Math.max(next, o.y); next = o.ly + LINE; }
+    let limit = H - B;
+    for (const o of order.slice().reverse()) { o.ly = Math.min(o.ly, limit); limit = o.ly - LINE; }
+    const lx = W - LABEL_W, fit = Math.floor((LABEL_W - 4) / CHAR_W);
+    for (const o of order) {
+      const r = o.r, x = sx(r.mean_cost_usd), y = o.y, c = agentColor(r.a);
+      el.append(svg("line", { x1: x, x2: x, y1: sy(r.success_ci_low), y2: sy(r.success_ci_high), stroke: c, "stroke-opacity": 0.4, "stroke-width": 3 }),
+        svg("circle", { cx: x, cy: y, r: 5, fill: c }, svg("title", null, `${r.agent}: ${pct(r.success_rate)} (95% CI ${pct(r.success_ci_low)}–${pct(r.success_ci_high)}) at ${usd(r.mean_cost_usd)} per episode`)),
+        svg("polyline", { points: `${x + 6},${y} ${lx - 10},${o.ly} ${lx - 3},${o.ly}`, fill: "none", stroke: c, "stroke-opacity": 0.5 }),
+        svg("text", { x: lx, y: o.ly + 4, class: "dark point-label", "data-agent": r.agent }, middle(r.agent, fit), svg("title", null, r.agent)));
     }
     const missing = rows.filter((r) => !isNum(r.mean_cost_usd)).map((r) => r.agent);
     const notes = ["bars: 95% interval of the success rate"];
@@ -314,7 +358,7 @@
     el.append(svg("text", { x: (W + L) / 2, y: H - 3, "text-anchor": "middle" }, "steps / golden steps on successes (1 = as short as a human)"));
     data.forEach((d, r) => {
       const y = T + r * rowH + rowH / 2, c = agentColor(d.a);
-      el.append(svg("text", { x: L - 6, y: y + 4, "text-anchor": "end", class: "dark" }, shorten(d.label, 16)));
+      el.append(svg("text", { x: L - 6, y: y + 4, "text-anchor": "end", class: "dark" }, middle(d.label, 16), svg("title", null, d.label)));
       if (!d.v.length) { el.append(svg("text", { x: L + 4, y: y + 4 }, "no successes")); return; }
       const [q1, med, q3] = [0.25, 0.5, 0.75].map((q) => quantile(d.v, q));
       el.append(svg("line", { x1: sx(d.v[0]), x2: sx(d.v[d.v.length - 1]), y1: y, y2: y, stroke: c }),
@@ -345,7 +389,7 @@
     clear($("overview")).append(
       card(DOC.runs.length === 1 ? DOC.runs[0].id : `${DOC.runs.length} runs`, "run" + (DOC.runs.length === 1 ? "" : "s")),
       card(String(DOC.agents.length), "agents"), card(String(distinct(TASKS.map((t) => t.id)).length), "tasks"),
-      card(N.toLocaleString("en-US"), "episodes"), card(pct(all.success_rate), `overall success (${all.successes}/${all.decided} decided)`),
+      card(N.toLocaleString("en-US"), "episodes"), card(pct(all.success_rate), `overall success (${all.successes}/${all.decided} decided` + (all.decided ? `, 95% CI ${pct(all.success_ci_low)}–${pct(all.success_ci_high)})` : ")")),
       card(String(all.infrastructure_failures), "infrastructure failures"), card(unknown(all.cost_usd, usd), isNum(all.cost_usd) ? "agent cost" : "agent cost (some prices unknown)"));
   }
 
@@ -454,7 +498,7 @@
       `${DOC.agents[E.agent[i]]} · ${t.id}`, E.repeat[i] ? ` · r${E.repeat[i]}` : "", " ", verdictBadge(E.success[i]), " ", termChip(DOC.terms[E.term[i]]));
     const body = clear($("ev-body"));
     body.append(h("p", { class: "note" }, "loading…"));
-    if (history.replaceState) history.replaceState(null, "", "#episode=" + i);
+    if (history.replaceState) history.replaceState(null, "", "#episode=" + encodeURIComponent(E.id[i]));
     details(i).then((d) => { if (openIndex === i) renderEpisode(clear(body), i, d); })
       .catch((err) => { if (openIndex === i) clear(body).append(h("p", { class: "note" }, "Cannot show this episode: " + err.message)); });
   }
@@ -522,7 +566,7 @@
     const [obs, agent, exec, model] = s[S_TIME];
     const out = s[S_OUT];
     return h("div", { class: "step" + (s[S_VALID] ? "" : " invalid"), "data-step": s[S_INDEX] },
-      h("div", { class: "head" }, h("span", null, `step ${s[S_INDEX]}`), h("span", null, s[S_PKG] || "")),
+      h("div", { class: "head" }, h("span", { class: "n" }, `step ${s[S_INDEX]}`), h("span", { class: "pkg", title: s[S_PKG] || "" }, s[S_PKG] || "")),
       screenshot(s[S_IMG], s[S_MARK], dev, base),
       h("div", { class: "act" }, s[S_VALID] ? s[S_DESC] || "(no action)" : h("span", { style: { color: "#d0383b" } }, "invalid: " + (s[S_WHY] || ""))),
       s[S_RAW] ? h("pre", null, s[S_RAW]) : null,
@@ -563,7 +607,7 @@
       d.audit && (d.audit.commands.length || !d.audit.complete) ? [h("h4", null, d.audit.tampered ? "Shell audit: tampered (changed state behind the GUI; the episode failed)" : "Shell audit"),
         h("p", { class: "note" }, d.audit.source === "device" ? "every command the agent sent the device besides its actions" : "only what passed through the harness (this device keeps no record)"),
         d.audit.commands.length ? h("pre", null, d.audit.commands.map(([ch, cmd, kind, changes, why]) => `${changes ? "✗" : "·"} [${ch}] ${cmd}  (${kind}: ${why})`).join("\n")) : null] : null,
-      Object.keys(d.state || {}).length ? [h("h4", null, "Captured device state"), h("pre", null, Object.entries(d.state).map(([k, v]) => `${k}: ${v}`).join("\n"))] : null,
+      Object.keys(d.state || {}).length ? [h("h4", null, "Captured device state"), h("pre", null, Object.entries(d.state).map(([k, v]) => `$ ${k}\n${v}`).join("\n\n"))] : null,
       h("h4", null, `Steps (${d.steps.length})`),
       h("div", { class: "steps" }, d.steps.map((s) => stepCard(s, d.device, d.images)),
         d.final ? h("div", { class: "step", "data-step": "final" }, h("div", { class: "head" }, h("span", null, "final screen")), screenshot(d.final, null, d.device, d.images)) : null)]);
@@ -651,8 +695,19 @@
     else if (ev.key === "ArrowRight") step(1);
   });
   renderEpisodeFilters(); renderRuns(); update();
-  const m = /^#episode=(\d+)$/.exec(location.hash);
-  if (m && +m[1] < N) openEpisode(+m[1]);
+  /* Deep link: #episode=<episode-id> (e.g. #episode=oracle__notes_create_en__r0); the older
+     #episode=<row index> is still accepted. */
+  function episodeFromHash() {
+    const m = /^#episode=(.+)$/.exec(location.hash);
+    if (!m) return -1;
+    let key = m[1];
+    try { key = decodeURIComponent(key); } catch (e) { /* keep it as written */ }
+    const byId = E.id.indexOf(key);
+    return byId >= 0 ? byId : /^\d+$/.test(key) && +key < N ? +key : -1;
+  }
+  function followHash() { const i = episodeFromHash(); if (i >= 0 && i !== openIndex) openEpisode(i); }
+  window.addEventListener("hashchange", followHash);
+  followHash();
   window.spaReport = { doc: DOC, h: h, pct: pct, agentColor: agentColor, ciBar: ciBar, aggregate: aggregate, wilson: wilson, state: state, selected: selected, update: update,
     openEpisode: openEpisode, episodeList: episodeList, leaderboardRows: leaderboardRows };
 })();
