@@ -181,14 +181,19 @@ def run(
     tasks_dir: Path | None = TasksDir, suite: list[str] = SuiteOpt, lang: list[str] = LangOpt,
     app_: list[str] = AppOpt, difficulty: list[int] = DiffOpt, category: list[str] = CatOpt,
     task: list[str] = TaskOpt, tag: list[str] = TagOpt, portable: bool = PortableOpt,
+    limit: int | None = LimitOpt, sample: int | None = SampleOpt,
     agent: list[str] = typer.Option([], "--agent", help="Agent: a registered name or path/to/file.py:Class"
                                                        " (repeatable). Default: oracle, noop, random."),
     agent_arg: list[str] = typer.Option([], "--agent-arg", help="key=value passed to every agent."),
     agent_config: Path | None = typer.Option(None, "--agent-config",
                                              help="YAML list of {agent, name, args}."),
-    repeats: int = typer.Option(1, "--repeats", min=1, help="Instances of each task per agent."),
-    seed: int = typer.Option(0, "--seed", help="Run seed (per-instance seeds derive from it)."),
-    phones: int = typer.Option(1, "--phones", min=1, help="Virtual phones to start (when no --device)."),
+    import_: list[str] = typer.Option([], "--import", help="Python file (or importable module) to load "
+                                                           "first: its @register_agent classes become "
+                                                           "--agent names (repeatable)."),
+    repeats: int = RepeatsOpt,
+    seed: int = typer.Option(0, "--seed", help="Run seed (per-instance seeds derive from it), and that of "
+                                               "--sample."),
+    phones: int = PhonesOpt,
     device: list[str] = typer.Option([], "--device", help="Use this device (serial); repeatable. "
                                      "SERIAL=CONSOLE_PORT names the emulator console of an emulator reached "
                                      "over TCP (found by itself for 127.0.0.1:P and `spa-bench phone`)."),
@@ -215,7 +220,9 @@ def run(
     artifact_dir: Path | None = typer.Option(None, "--artifact-dir",
                                              help="With --executor ray: a folder all hosts share, where "
                                                   "episode files are left for this driver to copy."),
-    out: Path = typer.Option(Path("results"), "--out", "-o", help="Folder for run folders."),
+    out: Path = typer.Option(Path("results"), "--out", "-o", help="Where the product goes: the folder "
+                                                                  "that receives the run folder "
+                                                                  "(OUT/<run-id>/)."),
     resume: Path | None = typer.Option(None, "--resume", help="Continue the run in this run folder."),
     max_steps: int | None = typer.Option(None, "--max-steps", min=1, help="Override every task's limit."),
     step_timeout: float = typer.Option(300.0, "--step-timeout", help="Seconds per agent step."),
@@ -264,6 +271,9 @@ def run(
                           "success {task.fields[success]}"), TimeElapsedColumn(), TextColumn("eta"),
                TimeRemainingColumn())
     progress = Progress(*columns, console=console, transient=False)
+    from spa_bench.registry import import_plugins
+
+    import_plugins(import_)  # before any agent is looked up by name
     if resume is not None:
         _refuse_plan_changes(ctx, resume, out)
         given_phones = _given(ctx, "phones")

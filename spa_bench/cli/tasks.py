@@ -235,11 +235,15 @@ def show(task_id: str = typer.Argument(..., help="Task id."), tasks_dir: Path | 
 
 @app.command("validate")
 def validate(paths: list[Path] = typer.Argument(None, help="Task trees to check (default: the "
-                                                           "shipped tasks).")) -> None:
+                                                           "shipped tasks, or $SPA_BENCH_TASKS)."),
+             tasks_dir: list[Path] = typer.Option([], "--tasks-dir", "-t",
+                                                  help="Task tree to check, as the other commands name "
+                                                       "it (repeatable; the same as giving it as PATHS)."),
+             ) -> None:
     """Check every task file; print each problem (file, task, field) and exit 1 if there is any."""
     from spa_bench.tasks.repository import TaskRepository, default_tasks_root
 
-    roots = paths or [default_tasks_root()]
+    roots = [*(paths or []), *tasks_dir] or [default_tasks_root()]
     total_valid, all_problems = 0, []
     for root in roots:
         if root.is_file():
