@@ -16,6 +16,9 @@ app = typer.Typer(help="Agent adapters.", no_args_is_help=True)
 _DATA_URL = re.compile(r"data:image/(\w+);base64,([A-Za-z0-9+/=]+)")
 
 
+WIDE_AGENTS = 140  # terminal columns from which `agents list` shows where formats and code come from
+
+
 @app.command("list")
 def list_agents(
     import_: list[str] = typer.Option([], "--import", help="Python file or module to load first, as for "
@@ -32,9 +35,15 @@ def list_agents(
 
     import_plugins(import_)
 
-    table = Table(title="agents", title_justify="left")
-    for col in ("name", "registered", "family", "frame", "calls/step", "format defined in", "code"):
-        table.add_column(col)
+    headers = ("name", "registered", "family", "frame", "calls/step", "format defined in", "code")
+    left_out = ("format defined in", "code") if console.width < WIDE_AGENTS else ()
+    caption = (f"left out at this width: {', '.join(left_out)} (a wider terminal shows them; "
+               "`spa-bench agents show NAME` the format)") if left_out else None
+    table = Table(title="agents", title_justify="left", caption=caption, caption_justify="left")
+    shown = [i for i, col in enumerate(headers) if col not in left_out]
+    for i in shown:
+        table.add_column(headers[i], no_wrap=headers[i] in ("name", "registered", "calls/step"),
+                         overflow="fold")
     for entry in AGENTS.entries():
         family = frame = calls = source = "-"
         try:
@@ -47,8 +56,8 @@ def list_agents(
             calls, source = str(adapter.info.calls_per_step), adapter.info.format_source
         elif not family.startswith("(cannot"):
             family = _summary(entry.name)
-        table.add_row(entry.name, entry.source, family, frame, calls, source,
-                      entry.target or "(registered in code)")
+        row = (entry.name, entry.source, family, frame, calls, source, entry.target or "(registered in code)")
+        table.add_row(*(row[i] for i in shown))
     console.print(table)
 
 
