@@ -34,7 +34,7 @@ def report(
         console.print(f"[yellow]note:[/] {note}", highlight=False, soft_wrap=True)
     console.print(leaderboard_table(result.metrics.agents, title=f"leaderboard: {title}",
                                     width=console.width))
-    for table in [*(hard_tables(result.hard) if result.hard else []),
+    for table in [*(hard_tables(result.hard, width=console.width) if result.hard else []),
                   *(robust_tables(result.robust) if result.robust else [])]:
         console.print(table)
     unreadable = sum(len(run.unreadable) for run in result.runs)

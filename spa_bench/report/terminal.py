@@ -95,27 +95,43 @@ def _rate(rate: Rate) -> str:
     return f"{_pct(rate.rate)} {rate.successes}/{rate.decided} ({100 * rate.low:.1f}–{100 * rate.high:.1f}%)"
 
 
-def _matrix(title: str, rows: list[tuple[str, str, Rate]], columns: list[str]) -> Table:
+def _matrix(title: str, rows: list[tuple[str, str, Rate]], columns: list[str], label: str,
+            width: int | None = None) -> Table:
+    """Agents down, `columns` across, a rate in each cell; when that grid is wider than `width`, one row
+    per agent and column instead (agent, `label`, success), so no rate or interval is cut."""
+    cells = {(agent, column): _rate(rate) for agent, column, rate in rows}
+    agents = list(dict.fromkeys(agent for agent, _, _ in rows))
+    need = 1 + 3 + max(len("agent"), *(len(a) for a in agents)) + sum(
+        3 + max(len(c), *(len(cells.get((a, c), "")) for a in agents)) for c in columns)
     table = Table(title=title, title_justify="left")
     table.add_column("agent", no_wrap=True)
+    if width is not None and need > width:
+        table.add_column(label, overflow="fold")
+        table.add_column("success", justify="right", no_wrap=True)
+        for agent in agents:
+            for column in columns:
+                if (agent, column) in cells:
+                    table.add_row(agent, column, cells[agent, column])
+        return table
     for column in columns:
         table.add_column(column, justify="right")
-    cells = {(agent, column): rate for agent, column, rate in rows}
-    for agent in dict.fromkeys(agent for agent, _, _ in rows):
-        table.add_row(agent, *(_rate(cells[agent, c]) if (agent, c) in cells else "" for c in columns))
+    for agent in agents:
+        table.add_row(agent, *(cells.get((agent, c), "") for c in columns))
     return table
 
 
-def hard_tables(view: HardView) -> list[Table]:
-    """The hard view, briefly: success by kind of task, asking, and interruptions that fired."""
+def hard_tables(view: HardView, width: int | None = None) -> list[Table]:
+    """The hard view, briefly: success by kind of task, asking, and interruptions that fired. With
+    `width` (the terminal's), a grid too wide for it is shown one rate a row (see _matrix)."""
     kinds = [c for c in (*CATEGORIES, OTHER) if any(row[1] == c for row in view.categories)]
-    tables = [_matrix("hard tasks: success by kind (tags)", view.categories, kinds)]
+    tables = [_matrix("hard tasks: success by kind (tags)", view.categories, kinds, "kind", width)]
     if view.ask:
         ask = Table(title="hard tasks: asking the user", title_justify="left")
-        for header in ("agent", "ask-task episodes", "asked", "questions/ep", "other episodes",
-                       "asked needlessly"):
+        # two-line headers and cells kept whole: 70 columns with two agents, where rich cut them before
+        for header in ("agent", "ask-task\nepisodes", "asked", "questions\n/ep", "other\nepisodes",
+                       "asked\nneedlessly"):
             left = header == "agent"
-            ask.add_column(header, justify="left" if left else "right", no_wrap=left)
+            ask.add_column(header, justify="left" if left else "right", no_wrap=True)
         for row in view.ask:
             ask.add_row(row.agent, str(row.ask_episodes), f"{_pct(row.asked_share)} ({row.asked})",
                         _num(row.mean_questions, ".2f"), str(row.other_episodes),
@@ -123,7 +139,8 @@ def hard_tables(view: HardView) -> list[Table]:
         tables.append(ask)
     if view.interruptions:
         fired = sorted({kind for _, kind, _ in view.interruptions}, key=lambda k: (k != ALL_KINDS, k))
-        tables.append(_matrix("hard tasks: success when interruptions fired", view.interruptions, fired))
+        tables.append(_matrix("hard tasks: success when interruptions fired", view.interruptions, fired,
+                              "interruption", width))
     return tables
 
 
@@ -133,7 +150,8 @@ def robust_tables(view: RobustView) -> list[Table]:
     table = Table(title=f"robustness: success by device dimension ({len(view.variations)} agent × "
                         "variation rows in the HTML report)", title_justify="left")
     for header in ("agent", "dimension", "value", "success", "vs default"):
-        table.add_column(header, justify="left" if header in ("agent", "dimension", "value") else "right")
+        figure = header in ("success", "vs default")
+        table.add_column(header, justify="right" if figure else "left", no_wrap=figure)
     for dimension, rows in view.dimensions.items():
         for row in sorted(rows, key=lambda r: r.agent):  # stable: values stay in their order
             delta = "" if row.drop_pp is None else f"{0.0 - row.drop_pp:+.1f} pp"  # 0.0 - 0.0: no "-0.0"

@@ -6,17 +6,21 @@ and captured sqlite output with its separators shown (rows on lines, fields part
 
 from __future__ import annotations
 
+import io
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+import test_hard_views
 import test_report_browser
+from rich.console import Console
 
 from spa_bench.actions import Finish, Tap
 from spa_bench.evaluation.metrics import wilson_interval
-from spa_bench.report import write_report
+from spa_bench.report import build_report, write_report
 from spa_bench.report.details import FIELD_MARK, readable_command, readable_output
+from spa_bench.report.terminal import hard_tables, robust_tables
 from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import (
     AgentSpec,
@@ -225,3 +229,24 @@ def test_step_header_and_sqlite_separators(chromium: Any, reports: dict[int, Pat
     assert f"Ideas{FIELD_MARK}Start a podcast\nGroceries{FIELD_MARK}milk, eggs" in state
     assert page.errors == []
     page.close()
+
+
+def test_hard_and_robust_tables_at_80_columns(tmp_path: Path) -> None:
+    """`spa-bench report` in an 80-column terminal: a grid of rates too wide for it becomes one rate a
+    row, so no rate or interval is cut; the asking table's headers stand on two lines."""
+    runs = [test_hard_views._plain_run(tmp_path), test_hard_views._varied_run(tmp_path)]
+    result = build_report(runs, tmp_path / "r.html", workers=1, merge=True, all_tasks=True)
+    assert result.hard is not None and result.robust is not None
+    console = Console(width=80, record=True, color_system=None, file=io.StringIO())
+    for table in [*hard_tables(result.hard, width=80), *robust_tables(result.robust)]:
+        console.print(table)
+    text = console.export_text()
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    assert "…" not in text, text
+    assert "│ asker   │ interruption   │   66.7% 2/3 (20.8–93.9%) │" in text
+    assert "questions" in text and "needlessly" in text
+    assert "66.7% 10/15 (41.7–84.8%)" in text
+    wide = Console(width=200, record=True, color_system=None, file=io.StringIO())
+    for table in hard_tables(result.hard, width=200):
+        wide.print(table)
+    assert "┃ agent   ┃" in wide.export_text() and "│ interruption" not in wide.export_text()  # the grid
