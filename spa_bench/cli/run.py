@@ -302,10 +302,7 @@ def run(
                 secret_env=secret_env, model_cache=model_cache, model_cache_replay=model_cache_replay,
                 judge=_judge_config(judge_model, judge_base_url, judge_api_key_env))
         except ValidationError as exc:  # its str() ends with a documentation URL: say what is wrong
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            message = str(first["msg"]).removeprefix("Value error, ")
-            raise ConfigError(f"{where}: {message}" if where else message) from None
+            raise ConfigError(_config_problem(exc)) from None
         except ValueError as exc:
             raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None
         with _shown(progress):
@@ -335,6 +332,28 @@ def run(
     if every_episode_errored(result.logs, len(set(s.failed) - {log.episode_id for log in result.logs})):
         console_err.print("[red]every episode of this run ended in an error[/] (see above); exit 1")
         raise typer.Exit(1)
+
+
+def _config_problem(exc: ValidationError) -> str:
+    """The first problem of a RunConfig as the option the user gave: `--executor 'rey': not one of local,
+    ray; did you mean 'ray'?` rather than pydantic's field name and wording."""
+    import difflib
+    import re
+
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    message = str(first["msg"]).removeprefix("Value error, ")
+    option = {"step_timeout_s": "--step-timeout", "episode_timeout_s": "--episode-timeout",
+              "settle_s": "--settle", "phone_size": "--size"}.get(where, "--" + where.replace("_", "-"))
+    if first["type"] == "literal_error" and "." not in where:
+        allowed = re.findall(r"'([^']*)'", str(first.get("ctx", {}).get("expected", "")))
+        value = str(first.get("input"))
+        near = difflib.get_close_matches(value, allowed, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        return f"{option} {value!r}: not one of {', '.join(allowed)}{hint}"
+    if not where:
+        return message
+    return f"{option}: {message}" if "." not in where else f"{where}: {message}"
 
 
 # what `--resume RUN` takes besides the run folder: where to run (not what), and redacted agent arguments

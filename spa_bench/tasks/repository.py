@@ -354,7 +354,11 @@ class TaskRepository:
         for rec in self.index():
             if rec.id == task_id:
                 return self.load([rec])[0]
-        raise ConfigError(f"no task with id {task_id!r} under {self.root}")
+        import difflib
+
+        near = difflib.get_close_matches(task_id, [rec.id for rec in self.index()], n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else " (`spa-bench tasks list` lists them)"
+        raise ConfigError(f"no task with id {task_id!r} under {self.root}{hint}")
 
     def validate(self) -> tuple[int, list[str]]:
         """Check every file: (number of valid tasks, problems). Never raises for task problems."""

@@ -80,3 +80,15 @@ def test_an_unreachable_device_says_why(results_dir: Path, capsys: pytest.Captur
     assert result.code == 1
     assert f"{serial}: cannot connect: failed to connect to '{serial}'" in result.err
     assert "Connection refused" in result.err and "not online" not in result.err
+
+
+def test_a_run_option_value_is_named_as_the_option(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_cli(capsys, "run", "--executor", "rey", "--agent", "noop", "--out", "/nonexistent/never")
+    assert result.code == 2
+    assert "--executor 'rey': not one of local, ray; did you mean 'ray'?" in result.err
+
+
+def test_a_misspelt_task_id_gets_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    result = run_cli(capsys, "tasks", "show", "clock_alarm_of_en")
+    assert result.code == 2 and "no task with id 'clock_alarm_of_en'" in result.err
+    assert "did you mean 'clock_alarm_off_en'?" in result.err
