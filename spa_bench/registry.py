@@ -175,4 +175,6 @@ class Registry(Generic[T]):
         close = difflib.get_close_matches(name, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         listing = ", ".join(known) if known else "none"
-        raise RegistryError(f"unknown {self.kind} {name!r}{hint} (known: {listing})")
+        raise RegistryError(f"unknown {self.kind} {name!r}{hint} (known: {listing}; a name a decorator "
+                            f"registers in a file of yours is known once `spa-bench run --import FILE.py` "
+                            f"loads it)")

@@ -52,7 +52,8 @@ def test_the_decorator_with_import(results_dir: Path, tmp_path: Path,
     assert mine.read_text() != EXAMPLE.read_text()
     result = run_cli(capsys, "run", "--agent", "my-greeter", "--task", TASK, *on_shared_phones_args(1),
                      "--out", str(results_dir))
-    assert result.code == 2 and "unknown agent 'my-greeter'" in result.err  # not without its file
+    assert result.code == 2 and "unknown agent 'my-greeter'" in result.err  # not without its file,
+    assert "--import FILE.py" in result.err  # and the error says how to give it
     result = run_cli(capsys, "run", "--import", str(mine), "--agent", "my-greeter", "--agent-arg",
                      "greeting=hallo", "--task", "settings_*_en", "--limit", "1", *on_shared_phones_args(1),
                      "--out", str(results_dir))
