@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
+from spa_bench.evaluation.metrics import wilson_interval
 from spa_bench.report.hard import ALL_KINDS, CATEGORIES, OTHER, HardView, Rate
 from spa_bench.report.robust import RobustView
 
@@ -17,6 +18,14 @@ if TYPE_CHECKING:
 
 def _pct(value: Any) -> str:
     return "–" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
+
+
+def _pct_ci(rate: Any, n: Any) -> str:
+    """`23.8% [13.5, 38.5]`: a rate of n episodes with its 95% Wilson interval (k = rate x n exactly)."""
+    if rate is None or math.isnan(rate) or not n:
+        return _pct(rate)
+    low, high = wilson_interval(round(rate * n), int(n))
+    return f"{_pct(rate)} [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def _num(value: Any, fmt: str) -> str:
@@ -55,10 +64,11 @@ def _fit(headers: tuple[str, ...], rows: list[list[str]], width: int | None) -> 
 
 
 def leaderboard_table(agents: pd.DataFrame, title: str = "leaderboard", width: int | None = None) -> Table:
-    """One row per agent, ranked by success rate (best first), with its 95% Wilson interval; unknown
-    values are '?' (never 0). Reference agents (a `reference` column: the full task was revealed to them,
-    e.g. the oracle) come after the ranked rows, marked "(reference)" and without a rank. With `width`
-    (the terminal's), the columns that do not fit are left out, by BY_PRIORITY, and a caption names them."""
+    """One row per agent, ranked by success rate (best first); every rate with its 95% Wilson interval;
+    unknown values are '?' (never 0). Reference agents (a `reference` column: the full task was revealed
+    to them, e.g. the oracle) come after the ranked rows, marked "(reference)" and without a rank. With
+    `width` (the terminal's), the columns that do not fit are left out, by BY_PRIORITY, and a caption
+    names them."""
     ordered = agents.sort_values(["success_rate", "agent"], ascending=[False, True], na_position="last")
     records = ordered.to_dict(orient="records")
     ranked = [r for r in records if not r.get("reference", False)]
@@ -70,7 +80,8 @@ def leaderboard_table(agents: pd.DataFrame, title: str = "leaderboard", width: i
         name = f"{row['agent']} (reference)" if row.get("reference", False) else str(row["agent"])
         rows.append([
             rank, name, f"{row['decided']}/{row['episodes']}", _pct(row["success_rate"]), ci,
-            _pct(row["completion_rate"]), _pct(row["premature_rate"]), _pct(row["overdue_rate"]),
+            _pct_ci(row["completion_rate"], row["episodes"]), _pct_ci(row["premature_rate"], row["decided"]),
+            _pct_ci(row["overdue_rate"], row["decided"]),
             _num(row["mean_step_ratio"], ".2f"), _num(row["mean_time_s"], ".1f") + " s",
             _num(row["mean_tokens"], ",.0f"), _usd(row["mean_cost_usd"]), _usd(row["cost_usd"]),
             str(row["tampered"]), str(row["infrastructure_failures"])])

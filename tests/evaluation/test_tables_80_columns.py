@@ -139,6 +139,11 @@ def test_report_leaderboard_at_80_columns_keeps_the_interval_and_names_what_it_l
     assert left_out and ("left out at this width: " + ", ".join(left_out)) in " ".join(text.split())
     wide = render(leaderboard_table(agents, "leaderboard: x", width=250), 250)
     assert all(h in wide for h in LEADERBOARD_HEADERS) and "left out" not in wide
+    from spa_bench.evaluation.metrics import wilson_interval
+
+    low, high = wilson_interval(4, 4)  # every episode of the oracle said done: completion 4/4
+    completion = f"100.0% [{100 * low:.1f}, {100 * high:.1f}]"
+    assert completion in next(line for line in wide.splitlines() if "oracle" in line)
 
 
 @pytest.mark.parametrize("command", [["agents", "list"], ["tasks", "list", "--suite", "starter"]])

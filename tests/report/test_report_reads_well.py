@@ -250,3 +250,21 @@ def test_hard_and_robust_tables_at_80_columns(tmp_path: Path) -> None:
     for table in hard_tables(result.hard, width=200):
         wide.print(table)
     assert "┃ agent   ┃" in wide.export_text() and "│ interruption" not in wide.export_text()  # the grid
+
+
+def test_every_rate_of_the_page_leaderboard_has_its_interval(chromium: Any, reports: dict[int, Path]) -> None:
+    page = _open(chromium, reports[3], 1400)
+    for a in range(3):
+        name = f"agent-with-a-rather-long-name-{a:02d}"
+        cells = page.locator(f'#lb-table tr[data-agent="{name}"] td')
+        keys = page.evaluate("() => [...document.querySelectorAll('#lb-table thead th')]"
+                             ".map((t) => t.dataset.key)")
+        failures = sum(not _outcome(a, t, r) for t in range(len(TASKS)) for r in range(4))
+        for key, k in (("completion_rate", 12), ("premature_rate", failures), ("overdue_rate", 0)):
+            low, high = wilson_interval(k, 12)  # 12 decided episodes, each said done
+            text = cells.nth(keys.index(key)).inner_text()
+            assert f"{100 * low:.1f}%–{100 * high:.1f}%" in text, (name, key, text)
+    card = page.inner_text("#overview")
+    assert "overall success" in card and "95% CI" in card
+    assert page.errors == []
+    page.close()

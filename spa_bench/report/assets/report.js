@@ -99,6 +99,7 @@
       mean_cost_usd: ratio(cost, len), cost_per_step_usd: ratio(cost, steps), cost_usd: len ? cost : 0,
       evaluator_cost_usd: len ? evalCost : 0, mean_evaluator_cost_usd: ratio(evalCost, len),
       errors: errors, infrastructure_failures: infra, tampered: tampered,
+      completed: completed, premature: premature, overdue: overdue,  // counts behind the rates' intervals
     };
   }
 
@@ -158,6 +159,12 @@
     }
     return el;
   }
+  /* A rate of the leaderboard other than success: the rate, and under it its 95% Wilson interval. */
+  function rateCI(rate, k, n) {
+    if (!n) return pct(rate);
+    const [lo, hi] = wilson(k, n);
+    return two(pct(rate), h("span", { class: "ci-text", title: `95% Wilson interval of ${k}/${n}` }, `${pct(lo)}–${pct(hi)}`));
+  }
   // reference agents (the oracle: the full task was revealed to them) are listed apart, never ranked
   const REFERENCES = new Set(DOC.references || []);
   const LB_COLUMNS = [
@@ -167,9 +174,9 @@
     { key: "episodes", label: "Episodes", title: "decided / all episodes", cell: (r) => `${r.decided} / ${r.episodes}` },
     { key: "success_rate", label: "Success", title: "success rate with 95% Wilson interval", cell: (r) => [
       h("div", null, h("b", null, pct(r.success_rate)), ciBar(r)), h("div", { class: "sub" }, isNum(r.success_rate) ? `95% CI ${pct(r.success_ci_low)}–${pct(r.success_ci_high)}` : "")] },
-    { key: "completion_rate", label: "Completion", title: "the agent said done (all episodes)", cell: (r) => pct(r.completion_rate) },
-    { key: "premature_rate", label: "Premature", title: "said done, failed (decided episodes)", cell: (r) => pct(r.premature_rate) },
-    { key: "overdue_rate", label: "Overdue", title: "succeeded but hit the step limit", cell: (r) => pct(r.overdue_rate) },
+    { key: "completion_rate", label: "Completion", title: "the agent said done (all episodes)", cell: (r) => rateCI(r.completion_rate, r.completed, r.episodes) },
+    { key: "premature_rate", label: "Premature", title: "said done, failed (decided episodes)", cell: (r) => rateCI(r.premature_rate, r.premature, r.decided) },
+    { key: "overdue_rate", label: "Overdue", title: "succeeded but hit the step limit", cell: (r) => rateCI(r.overdue_rate, r.overdue, r.decided) },
     { key: "mean_step_ratio", label: "Step ratio", title: "steps / golden steps, on successes", cell: (r) => num(r.mean_step_ratio, 2) },
     { key: "mean_steps", label: "Steps", title: "mean steps per episode", cell: (r) => num(r.mean_steps, 1) },
     { key: "mean_time_s", label: "Time", title: "mean time per episode (and per step)", cell: (r) => two(secs(r.mean_time_s), secs(r.time_per_step_s) + "/step") },
