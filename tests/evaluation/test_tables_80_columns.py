@@ -123,6 +123,8 @@ def test_reference_agents_are_marked_in_the_terminal_tables() -> None:
     table = render(metrics_table(compute_metrics(marked).agents, "run x", True, frozenset({"oracle"})), 250)
     assert "oracle (reference)" in table and "v2 (reference)" not in table
     assert "(reference)" not in render(summary_table(result), 120)
+    narrow = render(summary_table(RunResult(result.run_dir, result.manifest, result.summary, marked)))
+    assert "│ oracle " in narrow and "│ (reference) " in narrow, narrow  # whole words at 80 columns
 
 
 def test_report_leaderboard_at_80_columns_keeps_the_interval_and_names_what_it_leaves_out() -> None:
