@@ -290,12 +290,12 @@ def _with_scale(check: AnswerCheck, text: str, found: list[Found]) -> list[Found
 FRAME_WORDS = frozenset(re.findall(r"\S+", """
 a an the is are was were be been it it's its this that that's these those there there's here here's
 i i'm i've me my mine you your we we're our he he's she she's they they're them their his her
-of in on at to for from by with as so then just exactly only also both
+of in on at to for by with as then just exactly only also both
 answer answers final result total value values found find finds see saw seen shows showed shown show
 says said listed according called named name has have had do does did done got get gets
 which what who whom whose where when how many much one ok okay right yes please here's
 number amount price cost costs priced time date day item code place spot
-came comes released lasted lasts long tall high old away paid spent took takes starts started begins began
+came comes released lasted lasts long tall high away paid spent took takes starts started begins began
 ends ended rings scheduled set booked located left arrived sent posted wrote written made
 """))
 FRAME_CHARS = frozenset("是的了为答案共总计个在有呢啊嗯哦这那它他她我你们就叫名字号码"
@@ -311,8 +311,10 @@ _QUALIFIER = re.compile(
            "unknown", "idk", "dunno", "except", "but", "besides", "anything", "everything", "thousand",
            "thousands", "million", "millions", "billion", "hundred", "hundreds", "dozen", "least", "most",
            r"(?:more|less|fewer|greater|smaller|bigger|higher|lower|other|rather)\s+than", "under", "over",
-           "above", "below", "beyond", "within", r"up\s+to") +
-    "|小时|分钟|钟头|假|开玩笑|骗|除了|以外|之外|不到|超过|多于|少于|高于|低于|大于|小于|以内|之内|(?<![预签合条公契节制邀])约",
+           "above", "below", "beyond", "within", r"up\s+to", "from", "old", "older", "previous", "previously",
+           "former", "formerly", "earlier", "later", "before", "after", "ago", "since", "until", "till",
+           "etc", r"so\s+on", r"and\s+more", r"or\s+so", "ish", "plus") +
+    "|小时|分钟|钟头|多(?!少)|哪是|哪里是|怎么可能|才怪|什么的|来着|其他|其它|以前|以后|之前|之后|等(?!于)|假|开玩笑|骗|除了|以外|之外|不到|超过|多于|少于|高于|低于|大于|小于|以内|之内|(?<![预签合条公契节制邀])约",
     re.IGNORECASE)
 
 

@@ -406,3 +406,14 @@ def test_a_no_says_nothing_against_it(answer: str, passed: bool) -> None:
     question_en, question_zh = "Did I pick up the call from Mom?", "我接了妈妈的电话吗？"
     question = question_zh if any("\u4e00" <= ch <= "\u9fff" for ch in answer) else question_en
     assert passes(check("yes_no", "no"), answer, question) is passed
+
+
+@pytest.mark.parametrize("form", ["from {x}", "old {x}", "{x} (old)", "The old answer is {x}", "{x} earlier",
+                                  "{x} and so on", "{x}多", "哪是{x}", "{x}什么的", "之前{x}", "{x}等",
+                                  "{x}来着", "{x}和其他"])
+def test_words_of_the_question_that_move_the_value_still_fail(form: str) -> None:
+    """A second red team's wordings: a frame word that reads as "starting at" or "the old one", and words of
+    the question ("多" of 多少, "哪" of 哪个, "之前", "earlier") that qualify the value beside it."""
+    question = "How many hours earlier, from the old plan? 一年有多少小时？哪个是之前的？什么等来着，和其他"
+    assert passes(check("number", "8760"), "8760", question)
+    assert not passes(check("number", "8760"), form.replace("{x}", "8760"), question)
