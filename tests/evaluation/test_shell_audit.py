@@ -97,3 +97,14 @@ def test_the_report_episode_view_gets_the_audit(tmp_path: Path) -> None:
         ["push", "/data/data/com.example/x.db", "state_change", True]]
     log.shell_audit = None
     assert episode_details(log, StepGestures(tmp_path), lambda path: path)["audit"] is None
+
+
+def test_a_phone_record_that_overflowed_is_tampered() -> None:
+    """A second red team ran `settings put` and then 20,010 `true` lines through one `adb shell -T`: the
+    phone keeps 20,000 entries, so the change fell out of the record. What is not seen cannot be shown
+    untouched: the episode is tampered, and says why."""
+    reads = [SentCommand("shell", "true")] * 5
+    audit = shell_audit(DeviceAudit("device", False, reads))
+    assert audit.tampered and not audit.complete
+    assert "overflowed" in audit.offending[-1].reason
+    assert not shell_audit(DeviceAudit("device", True, reads)).tampered
