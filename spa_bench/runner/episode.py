@@ -6,9 +6,9 @@ folder (spa_bench.results.recorder), so nothing it can reach holds the answer ke
 An agent that does the whole episode in one call (spa_bench.agent.external.EpisodeAgent: an external
 program) replaces the step loop; its recorded steps are copied into the log, then the episode ends
 like any other (final screenshot, captured state).
-From the end of setup to the final capture, the device audits what reaches it besides the harness's
-own commands (spa_bench.device.audit): the agent's shell commands and pushes, classified into the log's
-`shell_audit`; one that changed state behind the GUI fails the episode whatever its checks say.
+From the end of setup to the end of the final capture, the device audits what reaches it besides the
+harness's own commands (spa_bench.device.audit): the agent's shell commands and pushes, classified into
+the log's `shell_audit`; one that changed state behind the GUI fails the episode whatever its checks say.
 At the end the runner only captures what the success checks read (spa_bench.evaluation.capture): the
 verdicts come from the evaluators afterwards, which need no device for it. Files are written by the
 episode recorder (spa_bench.results.recorder), which owns the folder layout.
@@ -193,15 +193,18 @@ class EpisodeRunner:
                 agent.reset(context)
             except Exception as exc:
                 self.log.errors.append(error_info("agent", exc))
-                self._end_audit()
                 self._capture_final(capture_state=True)  # the state decides: the task may be done
+                self._end_audit()
                 return self._finish("agent_error")
             if isinstance(agent, EpisodeAgent):
                 termination = self._run_whole(agent, context)
             else:
                 termination = self._loop(agent)
-            self._end_audit()
+            # the audit closes after the final capture: a command the agent left running (a background
+            # loop that fires after finish) reaches the device either before the capture's reads, and is
+            # in the audit, or after them, and cannot change what was captured
             self._capture_final(capture_state=termination != "interrupted")
+            self._end_audit()
             return self._finish(termination)
         except Exception as exc:
             outcome = classify(exc)
