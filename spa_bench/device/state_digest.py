@@ -131,6 +131,8 @@ def read_state(device: Reader, device_names: Mapping[str, str] | None = None) ->
     first = [_echo("files"), "find " + " ".join((*DATA_ROOTS, SDCARD)) + " -type f 2>/dev/null"]
     for namespace in SETTINGS_NAMESPACES:
         first += [_echo(f"settings {namespace}"), f"settings list {namespace}"]
+    # a call in progress leaves no call-log row until it ends: its state is part of the phone's state
+    first += [_echo("telephony"), "dumpsys telephony.registry 2>/dev/null"]
     files: dict[str, str] = {}  # part name -> path on the device
     for label, body in _sections(device.shell("; ".join(first))):
         if label == "files":
@@ -138,6 +140,10 @@ def read_state(device: Reader, device_names: Mapping[str, str] | None = None) ->
                 part = _part_name(path, owners)
                 if part is not None and whole_part_volatile(part) is None:
                     files[part] = path
+        elif label == "telephony":
+            calls = parse_call_state(body)
+            if calls.rows:  # a device whose dumpsys says nothing of calls has no such part
+                state["telephony:calls"] = calls
         else:
             state[f"settings:{label.split()[1]}"] = parse_settings(body)
     databases = {p: f for p, f in files.items() if f.endswith(_DB_SUFFIXES)}
@@ -240,6 +246,20 @@ def parse_settings(output: str) -> RawPart:
     return raw
 
 
+_CALL_STATES = ("mCallState", "mRingingCallState", "mForegroundCallState", "mBackgroundCallState")
+
+
+def parse_call_state(output: str) -> RawPart:
+    """`dumpsys telephony.registry`: the call states (idle, ringing, offhook; each call's precise state).
+    The incoming number is left out: the state says whether a call is in progress."""
+    raw = RawPart(["key", "value"])
+    for line in output.splitlines():
+        key, sep, value = line.strip().partition("=")
+        if sep and key in _CALL_STATES and key not in raw.rows:
+            raw.rows[key] = value.strip()
+    return raw
+
+
 def parse_stat(output: str) -> dict[str, str]:
     """path -> 'size mtime' from `stat -c '%s %Y %n'`."""
     out = {}
@@ -286,7 +306,7 @@ def _glob(name: str, pattern: str | None) -> bool:
 
 
 def _package(part: str) -> str | None:
-    if part.startswith(("settings:", "sdcard/")):
+    if part.startswith(("settings:", "sdcard/", "telephony:")):
         return None
     return part.split("/", 1)[0].removesuffix("(de)")
 

@@ -73,6 +73,12 @@ AGENTS = textwrap.dedent('''
         plan = ({"type": "open_app", "app": "Clock"}, "fab", ("type", "hour", "6"), ("type", "minute", "15"),
                 ("text", "OK"), "finish")
 
+    class Caller(Scripted):
+        """Opens the Phone app, dials a number and leaves the call going, says the task cannot be done
+        (a call in progress leaves no call-log row until it ends)."""
+        plan = ({"type": "open_app", "app": "Phone"}, "dialpad_fab", ("type", "digits", "2125550176"),
+                "dialpad_floating_action_button", "finish")
+
     class LookAround(Scripted):
         """Opens other apps and a screen of one, comes back to the task's app, says it cannot be done."""
         plan = ({"type": "open_app", "app": "Messages"}, "conversation_name", {"type": "key", "key": "back"},
@@ -115,13 +121,14 @@ def test_acting_then_declaring_infeasible_fails_browsing_passes(results_dir: Pat
 
 
 def test_acting_in_another_app_then_declaring_infeasible_fails(results_dir: Path, tmp_path: Path) -> None:
-    """The red team's class: an SMS sent from Messages or an alarm added in Clock, then a social task
-    declared infeasible. The digest reads every app, so both fail; looking around in them passes."""
+    """The red team's class: an SMS sent from Messages, an alarm added in Clock or a call left going, then a
+    social task declared infeasible. The digest reads every app and the call state, so all fail; looking
+    around in them passes."""
     agents = tmp_path / "gui_agents.py"
     agents.write_text(AGENTS)
     config = RunConfig(filter=TaskFilter(ids=[TASK]), out=results_dir, seed=4, **on_shared_phones(1),
                        agents=[AgentConfig(agent=f"{agents}:{name}")
-                               for name in ("Texter", "AlarmSetter", "LookAround")])
+                               for name in ("Texter", "AlarmSetter", "Caller", "LookAround")])
     logs = {log.agent.name: log for log in run_benchmark(config).logs}
     for log in logs.values():
         assert log.shell_audit is not None and not log.shell_audit.tampered  # the GUI only
@@ -133,6 +140,9 @@ def test_acting_in_another_app_then_declaring_infeasible_fails(results_dir: Path
     assert "Running late" in texted.reason
     assert alarmed.success is False and alarmed.source == UNTOUCHED
     assert "com.android.deskclock(de)/databases/alarms.db#alarm_templates: 1 row added" in alarmed.reason
+    called = decide_success(logs["Caller"])
+    assert called.success is False and called.source == UNTOUCHED
+    assert "telephony:calls" in called.reason, called.reason
     looked = decide_success(logs["LookAround"])
     assert looked.success is True, looked.reason
     assert logs["LookAround"].digest_end is not None and logs["LookAround"].digest_end.changes == []
