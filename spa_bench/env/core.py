@@ -48,6 +48,7 @@ from spa_bench.env.recording import EnvRecording
 from spa_bench.env.spaces import action_space, observation_space, to_space
 from spa_bench.errors import ConfigError
 from spa_bench.evaluation.capture import capture_checks
+from spa_bench.evaluation.shell_audit import shell_audit
 from spa_bench.evaluation.state_checks import read_check, score_captured
 from spa_bench.evaluation.untouched import UntouchedWatch, untouched, watched
 from spa_bench.results.schema import (
@@ -162,6 +163,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
         names = {p: self.packages.package(p) for p in filled.packages}
         self._watch = UntouchedWatch(filled.packages, names) if watched(filled) else None
         self._digests = [self._watch.start(self.device)] if self._watch is not None else []
+        self.device.begin_audit()  # what reaches the phone besides the env's own actions (a client's adb)
         t1 = time.monotonic()
         obs = self._observe()
         t2 = time.monotonic()
@@ -222,7 +224,7 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             self._status = "max_steps"
         reward, captured = 0.0, None
         if terminated or truncated or self.reward_mode == "checks_every_step":
-            reward, captured, info["checks"] = self._score()
+            reward, captured, info["checks"] = self._score(final=terminated or truncated)
         t3 = time.monotonic()
         record.timings = StepTimings(execute_s=t1 - t0, observe_s=t2 - t1)
         info.update(valid=record.valid, error=record.invalid_reason,
@@ -301,9 +303,12 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
     def _resolve_app(self, name: str) -> str | None:
         return resolve_app(name, self.device.packages(), self._device_task.apps if self._device_task else [])
 
-    def _score(self) -> tuple[float, list[CheckCapture], list[str]]:
+    def _score(self, final: bool = True) -> tuple[float, list[CheckCapture], list[str]]:
         """The state checks on the device as it is now: (reward, the captured reads, which checks pass).
-        Only pass/fail per check goes to the client: the evidence would state what the checks expect."""
+        Only pass/fail per check goes to the client: the evidence would state what the checks expect.
+        `final`: the episode ends here, and its audit closes after the capture: a client that changed the
+        phone behind the GUI (its own `adb shell settings put ...`, with the serial `reset` gives) earns 0,
+        as the runner's policy fails a tampered episode."""
         assert self._task is not None
         checks = self._task.checks
         if not checks:
@@ -322,6 +327,12 @@ class SpaBenchEnv(gym.Env[dict[str, Any], str]):
             state = untouched(self._digests[0], self._digests[1])
             success = success and state.untouched is True
             shown.append(f"{'✓' if state.untouched else '✗'} the apps' state is untouched")
+        if final:
+            audit = shell_audit(self.device.end_audit())
+            success = success and not audit.tampered
+            shown.append(f"{'✗' if audit.tampered else '✓'} nothing changed the phone behind the GUI")
+            if self.recording is not None and self.recording.log is not None:
+                self.recording.log.shell_audit = audit
         return (1.0 if success else 0.0), captured, shown
 
     def _end_recording(self, termination: Termination, captured: list[CheckCapture] | None = None) -> None:

@@ -62,3 +62,29 @@ def test_a_keyword_soup_question_then_infeasible_earns_nothing(tmp_path: Path) -
         assert reward == 1.0, info["checks"]
     finally:
         env.close()
+
+
+def test_a_client_that_changes_the_phone_over_adb_earns_nothing(tmp_path: Path) -> None:
+    """A second red team's serve-env hole: `reset` gives the phone's serial, and a client's own `adb shell
+    settings put global wifi_on 0` then finish earned 1.0. The env audits what reaches the phone besides its
+    own actions, as the runner does: the same goal reached behind the GUI earns 0, and the log says why."""
+    import os
+
+    import adbutils
+
+    task = "settings_wifi_off_en"
+    env = SpaBenchEnv([task], size="1080x2400", record_dir=tmp_path / "run", agent_name="client")
+    try:
+        _, info = env.reset(options={"task": task})
+        client = adbutils.AdbClient(port=int(os.environ["ANDROID_ADB_SERVER_PORT"]))
+        client.device(info["serial"]).shell("settings put global wifi_on 0")
+        _, reward, terminated, _, info = env.step({"type": "finish"})
+        assert (reward, terminated) == (0.0, True)
+        assert info["checks"][0].startswith("✓")  # the state the checks want was reached
+        assert "✗ nothing changed the phone behind the GUI" in info["checks"]
+    finally:
+        env.close()
+    (log,) = (RunLayout(tmp_path / "run").read_episode(e) for e in RunLayout(tmp_path / "run").episode_ids())
+    assert log.shell_audit is not None and log.shell_audit.tampered
+    assert [c.command for c in log.shell_audit.offending] == ["settings put global wifi_on 0"]
+    assert decide_success(log).success is False
