@@ -14,6 +14,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +37,15 @@ def _gone_within(pid: int, seconds: float) -> bool:
         os.close(fd)
 
 
+def _logged_within(phone: Any, text: str, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while text not in phone.log_tail():
+        if time.monotonic() > deadline or not phone.alive:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def test_forked_phones_serve_run_in_their_data_dir_and_stop(tmp_path: Path) -> None:
     assert process.use_zygote()
     pool = process.start_phone_processes(2, data_root=tmp_path / "phones")
@@ -45,7 +55,9 @@ def test_forked_phones_serve_run_in_their_data_dir_and_stop(tmp_path: Path) -> N
             assert Path(os.readlink(f"/proc/{phone.pid}/cwd")) == phone.data_dir.resolve()
             ready = json.loads((phone.data_dir / process.READY_FILE).read_text())
             assert ready["pid"] == phone.pid and ready["port"] == phone.port
-            assert "Connect with:  adb connect 127.0.0.1:" in phone.log_tail()
+            # the phone writes its ready file first, then prints the connect line (the contract of
+            # `spa-bench phone start`: the file exists once the line shows); wait for the line
+            assert _logged_within(phone, "Connect with:  adb connect 127.0.0.1:", 30), phone.log_tail()
             assert EmulatorConsole(phone.console_port).command("avd name").strip()
         first, second = pool.phones
         first.stop()
