@@ -27,6 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from spa_bench.errors import PhoneError
 from spa_bench.phone.api import PhoneSystem
@@ -137,26 +138,26 @@ class SnapshotStore:
     def ident(self, name: str) -> str:
         """The id the save of `name` drew ("" for a snapshot saved before ids existed): it changes with
         every save, so whoever saved a snapshot can tell whether it was saved over since."""
-        target = self._dir(name)
         with self._lock:
-            if not (target / STATE_FILE).is_file():
-                raise SnapshotError(f"snapshot {name!r} does not exist")
-            try:
-                meta = json.loads((target / STATE_FILE).read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise SnapshotError(f"snapshot {name!r} is unreadable: {exc}") from exc
+            meta = self._read_meta(name, self._dir(name))
         return str(meta.get("id", "")) if isinstance(meta, dict) else ""
+
+    @staticmethod
+    def _read_meta(name: str, target: Path) -> Any:
+        """The saved state file of snapshot `name` (folder `target`), parsed; SnapshotError if it is
+        missing or unreadable."""
+        if not (target / STATE_FILE).is_file():
+            raise SnapshotError(f"snapshot {name!r} does not exist")
+        try:
+            return json.loads((target / STATE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise SnapshotError(f"snapshot {name!r} is unreadable: {exc}") from exc
 
     def load(self, name: str) -> None:
         """Make the phone exactly as it was when `name` was saved: files, databases, settings, activities."""
         target = self._dir(name)
         with self._lock:
-            if not (target / STATE_FILE).is_file():
-                raise SnapshotError(f"snapshot {name!r} does not exist")
-            try:
-                meta = json.loads((target / STATE_FILE).read_text(encoding="utf-8"))
-            except (OSError, ValueError) as exc:
-                raise SnapshotError(f"snapshot {name!r} is unreadable: {exc}") from exc
+            meta = self._read_meta(name, target)
             spare = self._take_spare(name)
             with self.system.lock:
                 try:
