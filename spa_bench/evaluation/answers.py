@@ -28,6 +28,7 @@ from spa_bench.evaluation.answer_parse import (
 from spa_bench.evaluation.numbers import numbers_in
 from spa_bench.results.schema import Evidence
 from spa_bench.tasks.checks import ANSWER_KINDS, AnswerCheck
+from spa_bench.tasks.dialogue import display_width
 
 _CJK = "\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff"  # CJK scripts and punctuation: no spaces, no word boundaries
 _CJK_CHAR, _CJK_SPACE = re.compile(f"[{_CJK}]"), re.compile(f"(?<=[{_CJK}]) +| +(?=[{_CJK}])")
@@ -313,7 +314,7 @@ _QUALIFIER = re.compile(
            r"(?:more|less|fewer|greater|smaller|bigger|higher|lower|other|rather)\s+than", "under", "over",
            "above", "below", "beyond", "within", r"up\s+to", "from", "old", "older", "previous", "previously",
            "former", "formerly", "earlier", "later", "before", "after", "ago", "since", "until", "till",
-           "etc", r"so\s+on", r"and\s+more", r"or\s+so", "ish", "plus") +
+           "etc", r"so\s+on", r"and\s+more", r"or\s+so", "plus") +
     "|小时|分钟|钟头|多(?!少)|哪是|哪里是|怎么可能|才怪|什么的|来着|其他|其它|以前|以后|之前|之后|等(?!于)|假|开玩笑|骗|除了|以外|之外|不到|超过|多于|少于|高于|低于|大于|小于|以内|之内|(?<![预签合条公契节制邀])约",
     re.IGNORECASE)
 
@@ -366,7 +367,7 @@ def _rest_problem(check: AnswerCheck, rest: str, value_text: str,
         return f"{shown} joins other text to the value (a list?)"
     if (check.kind not in _PHRASE_KINDS or numbers_in(value_text)) and numbers_in(rest):
         return "it holds other numbers beside the value"
-    width = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in " ".join(rest.split()))
+    width = display_width(" ".join(rest.split()))
     if width > LEFTOVER_WIDTH:
         return f"{width} columns of other text beside the value (at most {LEFTOVER_WIDTH})"
     if qualifier := _QUALIFIER.search(rest):

@@ -59,7 +59,8 @@ def _folded(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-def _width(text: str) -> int:
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal: a wide or full-width (CJK) character two, others one."""
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
@@ -77,7 +78,7 @@ def question_words(question: str) -> tuple[set[str], set[str]]:
 
 def not_one_question(question: str) -> str | None:
     """Why `question` is not one short question (None: it is)."""
-    if _width(question.strip()) > MAX_QUESTION_WIDTH:
+    if display_width(question.strip()) > MAX_QUESTION_WIDTH:
         return f"longer than {MAX_QUESTION_WIDTH} characters"
     marks = sum(question.count(m) for m in "?？")
     if marks > 1:
