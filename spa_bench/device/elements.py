@@ -150,7 +150,12 @@ def _matches(element: UIElement, selector: Selector) -> bool:
         element.class_name.rpartition(".")[2] == selector.class_name
 
 
+def matching(elements: list[UIElement], selector: Selector) -> list[UIElement]:
+    """The visible elements matching every field of the selector (its `nth` aside), in document order."""
+    return [e for e in elements if e.area > 0 and _matches(e, selector)]
+
+
 def find(elements: list[UIElement], selector: Selector) -> UIElement | None:
     """The `nth` visible element matching every field of the selector, or None."""
-    found = [e for e in elements if e.area > 0 and _matches(e, selector)]
+    found = matching(elements, selector)
     return found[selector.nth] if selector.nth < len(found) else None
