@@ -26,10 +26,14 @@ from spa_bench.phone.system.call_log import CallLog
 from spa_bench.phone.system.clock import PhoneClock, clock_from_environment
 from spa_bench.phone.system.context import OsAppContext
 from spa_bench.phone.system.input import InputMixin
+from spa_bench.phone.system.installed import InstalledApk, PackageStore
 from spa_bench.phone.system.interrupts import InterruptionsMixin
 from spa_bench.phone.system.keyboard import ImeState
 from spa_bench.phone.system.location import LocationService
+from spa_bench.phone.system.logd import LogBuffer
+from spa_bench.phone.system.package_manager import PackageManagerMixin
 from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties
+from spa_bench.phone.system.processes import ProcessTable
 from spa_bench.phone.system.providers import ProviderRegistry, SettingsProvider, Value
 from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
@@ -45,7 +49,8 @@ from spa_bench.phone.vfs import VirtualFS
 STATE_VERSION = 1
 
 
-class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin):
+class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextSelectionMixin,
+              PackageManagerMixin):
     """The OS of one virtual phone. Thread-safe: every public method holds `self.lock`."""
 
     def __init__(self, config: PhoneConfig, fs: VirtualFS, clock: PhoneClock | None = None) -> None:
@@ -78,11 +83,15 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
         for name in APPS.names():
             app_cls = APPS.get(name)
             self.apps[app_cls.package] = app_cls(OsAppContext(self, app_cls.package))
+        self.package_store = PackageStore(fs, self.clock.now)
+        self.sync_installed_apps()
         self.blocked_numbers = BlockedNumbers(lambda: fs.host_path(BLOCKED_DB))
         self.telephony = Telephony(self.clock, CallLog(lambda: fs.host_path(CALL_LOG_DB)),
                                    self.blocked_numbers.is_blocked)
         self.telecom = Telecom(self.telephony, self.blocked_numbers, self.invalidate)
         self.location = LocationService(self.clock)
+        self.logd = LogBuffer(self.clock.now)  # `log` / `logcat`; memory only, as logd's buffers are
+        self.processes = ProcessTable()  # long-running shell processes, the uiautomator2 server first
         self.providers = ProviderRegistry(clock=self.clock.now)
         self._register_providers()
 
@@ -217,10 +226,20 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
     # -- package manager ----------------------------------------------------------------------------------
     def packages(self) -> list[PackageInfo]:
         with self.lock:
-            found = {a.info().name: a.info() for a in self.apps.values()}
-            for p in SYSTEM_PACKAGES:
-                found.setdefault(p.name, p)
+            found = self.built_in_packages()
+            found.update({name: r.package_info() for name, r in self.package_store.all().items()})
             return [found[n] for n in sorted(found)]
+
+    def built_in_packages(self) -> dict[str, PackageInfo]:
+        found = {a.info().name: a.info() for a in self.apps.values() if not getattr(a, "is_apk", False)}
+        for p in SYSTEM_PACKAGES:
+            found.setdefault(p.name, p)
+        return found
+
+    def _make_apk_app(self, record: InstalledApk) -> App:
+        from spa_bench.phone.apps.installed import apk_app_class
+
+        return apk_app_class(record)(OsAppContext(self, record.manifest.package))
 
     def clear_package(self, package: str) -> None:
         with self.lock:
@@ -340,6 +359,7 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
             self.telephony.load_json(state.get("telephony"))
             self.location.load_json(state.get("location"))
             self.load_interruptions_state(state.get("interruptions"))
+            self.sync_installed_apps()
             self._register_providers()
             self._init_screen_cache()
             self.invalidate()

@@ -1,13 +1,14 @@
 """The package manager and input-method manager: pm, ime, and `cmd` routing to the shell services.
 
 `pm list packages` prints `package:NAME` lines (adbutils and uiautomator2 regex them); `-f` adds the APK
-path (`package:/system/...apk=NAME`). The phone cannot install APKs, so `pm install` fails the way a bad
-APK does, and uninstalling a system app fails like on a real phone.
+path (`package:/system/...apk=NAME`). `pm install`/`uninstall` are pm_install's: an APK's manifest is
+registered (its code never runs), and uninstalling a system app fails like on a real phone.
 """
 
 from __future__ import annotations
 
 from spa_bench.phone.api import PackageInfo
+from spa_bench.phone.shell.commands.pm_install import pm_install, pm_uninstall
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 from spa_bench.phone.system.access import package_uid
 
@@ -40,6 +41,17 @@ def dump_package(ctx: CommandContext, info: PackageInfo) -> str:
     """A short `dumpsys package NAME` with the fields adbutils' app_info reads."""
     flags = "SYSTEM HAS_CODE ALLOW_CLEAR_USER_DATA" if info.system else "HAS_CODE ALLOW_CLEAR_USER_DATA"
     activity = info.launcher_activity or ""
+    store = getattr(ctx.system, "package_store", None)
+    record = store.get(info.name) if store is not None else None
+    version = ("versionCode=34 minSdk=34 targetSdk=34", "versionName=14")
+    installed = (INSTALL_TIME, INSTALL_TIME)
+    if record is not None:
+        m = record.manifest
+        version = (f"versionCode={m.version_code} minSdk={m.min_sdk} targetSdk={m.target_sdk}",
+                   f"versionName={m.version_name or 'null'}")
+        installed = (record.first_install_time, record.last_update_time)
+        if m.debuggable:
+            flags = "DEBUGGABLE " + flags
     lines = [
         "Activity Resolver Table:",
         "  Non-Data Actions:",
@@ -52,12 +64,12 @@ def dump_package(ctx: CommandContext, info: PackageInfo) -> str:
         f"    pkg=Package{{{_hash(info.name + 'pkg')} {info.name}}}",
         f"    codePath={info.apk_path.rsplit('/', 1)[0]}",
         f"    resourcePath={info.apk_path.rsplit('/', 1)[0]}",
-        "    versionCode=34 minSdk=34 targetSdk=34",
-        "    versionName=14",
+        f"    {version[0]}",
+        f"    {version[1]}",
         f"    pkgFlags=[ {flags} ]",
-        f"    timeStamp={INSTALL_TIME}",
-        f"    firstInstallTime={INSTALL_TIME}",
-        f"    lastUpdateTime={INSTALL_TIME}",
+        f"    timeStamp={installed[1]}",
+        f"    firstInstallTime={installed[0]}",
+        f"    lastUpdateTime={installed[1]}",
         "    installerPackageName=null",
         "    User 0: ceDataInode=0 installed=true hidden=false suspended=false stopped=false "
         "notLaunched=false enabled=0",
@@ -140,12 +152,10 @@ def pm(args: list[str], ctx: CommandContext) -> int:
             state = {"enable": "enabled", "disable": "disabled", "disable-user": "disabled-user"}[verb]
             ctx.out(f"Package {target} new state: {state}\n")
         return 0
-    if verb in ("install", "install-create", "install-write", "install-commit"):
-        ctx.out("Failure [INSTALL_FAILED_INVALID_APK: the virtual phone cannot install APKs]\n")
-        return 1
+    if verb == "install":
+        return pm_install(rest, ctx)
     if verb == "uninstall":
-        ctx.out("Failure [DELETE_FAILED_INTERNAL_ERROR]\n")
-        return 1
+        return pm_uninstall(rest, ctx)
     if verb == "get-install-location":
         ctx.out("0[auto]\n")
         return 0

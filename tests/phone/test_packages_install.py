@@ -1,0 +1,106 @@
+"""Installing a real APK on the virtual phone, through the real adb binary and adbutils.
+
+The APK is uiautomator2's own app-uiautomator.apk (package com.github.uiautomator, versionName 2.4.0,
+label ATX, launcher com.github.uiautomator.MainActivity, an AdbKeyboard input-method service), shipped
+in the uiautomator2 wheel. Messages are AOSP's PackageManagerShellCommand ones: `Success`,
+`Failure [not installed for 0]`, `Failure [STATUS: message]`, and `Error: Unable to open file: ...`.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+from pathlib import Path
+
+import pytest
+from conftest import PhoneHandle
+
+PACKAGE = "com.github.uiautomator"
+MAIN = "com.github.uiautomator.MainActivity"
+
+
+def u2_apk() -> Path:
+    return Path(str(importlib.resources.files("uiautomator2") / "assets" / "app-uiautomator.apk"))
+
+
+@pytest.fixture
+def phone(running_phone: PhoneHandle) -> PhoneHandle:
+    running_phone.reset()
+    return running_phone
+
+
+def test_adb_install_registers_the_manifest_and_uninstall_removes_it(phone: PhoneHandle) -> None:
+    assert f"package:{PACKAGE}" not in phone.shell("pm list packages")
+    out = phone.adb.text("install", "-r", "-t", "-g", str(u2_apk()), serial=phone.serial)
+    assert out.strip().splitlines()[-1] == "Success"
+    assert f"package:{PACKAGE}\n" in phone.shell("pm list packages -3")
+    path = phone.shell(f"pm path {PACKAGE}").strip()
+    assert re.fullmatch(rf"package:/data/app/~~[\w-]{{22}}==/{PACKAGE}-[\w-]{{22}}==/base\.apk", path), path
+    assert f"package:{path[len('package:'):]}={PACKAGE}" in phone.shell("pm list packages -f -3")
+    # adb push left nothing behind: adb removes its staging copy after pm install
+    assert "app-uiautomator.apk" not in phone.shell("ls /data/local/tmp")
+
+    dump = phone.shell(f"dumpsys package {PACKAGE}")
+    assert "versionName=2.4.0" in dump and "versionCode=2004001 minSdk=19 targetSdk=32" in dump
+
+    started = phone.shell(f"am start -n {PACKAGE}/.MainActivity")
+    assert started == f"Starting: Intent {{ cmp={PACKAGE}/.MainActivity }}\n"
+    assert "mCurrentFocus=Window{" in (focus := phone.shell("dumpsys window windows")) and MAIN in focus
+    assert 'text="ATX"' in phone.shell("uiautomator dump /sdcard/w.xml >/dev/null; cat /sdcard/w.xml")
+
+    phone.shell("input keyevent HOME")
+    assert "Events injected: 1" in phone.shell(f"monkey -p {PACKAGE} -c android.intent.category.LAUNCHER 1")
+
+    assert phone.adb.text("uninstall", PACKAGE, serial=phone.serial).strip() == "Success"
+    assert f"package:{PACKAGE}" not in phone.shell("pm list packages")
+    again = phone.adb.run("shell", f"pm uninstall {PACKAGE}", serial=phone.serial, check=False)
+    assert (again.returncode, again.stdout) == (1, b"Failure [not installed for 0]\n")
+    gone = phone.adb.run("shell", f"am start -n {PACKAGE}/.MainActivity", serial=phone.serial, check=False)
+    assert gone.stderr.decode().startswith("Error type 3\n")
+
+
+def test_adbutils_install_app_info_and_list_packages(phone: PhoneHandle) -> None:
+    d = phone.device()
+    d.install(str(u2_apk()), nolaunch=True, silent=True)
+    assert PACKAGE in d.list_packages()
+    info = d.app_info(PACKAGE)
+    assert info is not None and info.version_name == "2.4.0" and info.version_code == 2004001
+    assert info.package_name == PACKAGE
+    d.uninstall(PACKAGE)
+    assert PACKAGE not in d.list_packages() and d.app_info(PACKAGE) is None
+
+
+def test_pm_install_failures_are_aosps(phone: PhoneHandle) -> None:
+    # not a file the system server can open (AOSP's ShellCommand.openFileForSystem lines, on stderr)
+    proc = phone.adb.run("shell", "pm install /data/local/tmp/none.apk", serial=phone.serial, check=False)
+    err = proc.stderr.decode() + proc.stdout.decode()
+    assert "Error: Unable to open file: /data/local/tmp/none.apk\n" in err
+    assert "Consider using a file under /data/local/tmp/\n" in err
+    assert "java.lang.IllegalArgumentException: Error: Can't open file: /data/local/tmp/none.apk" in err
+    # not an APK at all
+    phone.shell("echo hello > /data/local/tmp/bad.apk")
+    out = phone.adb.run("shell", "pm install /data/local/tmp/bad.apk", serial=phone.serial,
+                        check=False).stdout.decode()
+    session = r"/data/app/vmdl\d+\.tmp/base\.apk"
+    assert re.fullmatch(rf"Failure \[INSTALL_PARSE_FAILED_NOT_APK: Failed to parse {session}: "
+                        rf"Failed to load asset path {session}\]\n", out), out
+    # a system app cannot be uninstalled
+    system = phone.adb.run("shell", "pm uninstall com.android.settings", serial=phone.serial, check=False)
+    assert system.stdout == b"Failure [DELETE_FAILED_INTERNAL_ERROR]\n"
+
+
+def test_streamed_install_reads_the_apk_from_stdin(phone: PhoneHandle) -> None:
+    data = u2_apk().read_bytes()
+    proc = phone.adb.run("shell", f"cmd package install -S {len(data)}", serial=phone.serial, input=data)
+    assert proc.stdout.decode().strip() == "Success"
+    assert f"package:{PACKAGE}\n" in phone.shell("pm list packages -3")
+
+
+def test_an_install_is_kept_by_snapshots(phone: PhoneHandle) -> None:
+    phone.adb.text("install", str(u2_apk()), serial=phone.serial)
+    phone.phone.snapshots.save("with-apk")
+    phone.reset()
+    assert f"package:{PACKAGE}" not in phone.shell("pm list packages")
+    phone.phone.snapshots.load("with-apk")
+    assert f"package:{PACKAGE}\n" in phone.shell("pm list packages")
+    assert "Starting:" in phone.shell(f"am start -n {PACKAGE}/{MAIN}")
