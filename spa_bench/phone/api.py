@@ -15,6 +15,7 @@ from typing import Literal, Protocol
 
 from PIL import Image
 
+from spa_bench.phone.touch import Gesture, TouchAction
 from spa_bench.phone.vfs import VirtualFS
 
 Locale = Literal["en", "zh"]
@@ -139,7 +140,17 @@ class PhoneSystem(Protocol):
         ...
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
-        """A swipe that does not move (|dx|,|dy| small) and lasts >= 500 ms is a long press."""
+        """`input swipe`'s gesture, told apart at once without waiting: one that stays within the touch
+        slop for the long-press timeout (400 ms) is a long press."""
+        ...
+
+    def perform_gesture(self, gesture: Gesture, wait: bool = True) -> None:
+        """Inject the gesture's touch events at their times on the phone's clock (returns after its
+        duration, as `input swipe` and uiautomator2's swipe do on a phone; at once with wait=False)."""
+        ...
+
+    def touch(self, action: TouchAction, x: float, y: float) -> None:
+        """One touch event now (DOWN/MOVE/UP/CANCEL sent one call at a time)."""
         ...
 
     def press_key(self, keycode: int) -> None:

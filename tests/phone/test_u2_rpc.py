@@ -17,6 +17,7 @@ from PIL import Image
 
 from spa_bench.phone.adb import AdbServer, make_banner, phone_services
 from spa_bench.phone.api import PhoneConfig
+from spa_bench.phone.touch import Gesture
 from spa_bench.phone.u2rpc import U2Server
 from spa_bench.phone.u2rpc.http import Request
 from spa_bench.phone.u2rpc.selector import parse_hierarchy, select
@@ -85,6 +86,12 @@ class FakeSystem:
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         self.events.append(("swipe", x1, y1, x2, y2, duration_ms))
 
+    def perform_gesture(self, gesture: Gesture, wait: bool = True) -> None:
+        """Recorded as DOWN point, UP point and the gesture's length (nothing waits)."""
+        events = list(gesture.events())
+        self.events.append(("gesture", (events[0].x, events[0].y), (events[-1].x, events[-1].y),
+                            gesture.duration_ms))
+
     def press_key(self, keycode: int) -> None:
         self.events.append(("key", keycode))
 
@@ -151,8 +158,10 @@ def test_rpc_methods_and_errors() -> None:
     rpc(server, "swipe", [1, 2, 3, 4, 20])
     rpc(server, "pressKey", ["home"])
     rpc(server, "setText", [sel(resourceId="com.demo:id/search"), "你好"])
-    assert system.events[:4] == [("tap", 10, 20), ("long", 10, 20, 800), ("swipe", 1, 2, 3, 4, 100),
-                                 ("key", 3)]
+    # a click holds 100 ms (REGULAR_CLICK_LENGTH), click(x, y, ms) ms; a swipe of 20 steps is 19 MOVEs
+    # 5 ms apart (InteractionController)
+    assert system.events[:4] == [("gesture", (10, 20), (10, 20), 100), ("gesture", (10, 20), (10, 20), 800),
+                                 ("gesture", (1, 2), (3, 4), 95), ("key", 3)]
     # setText on a focused field: move to the end, delete its 6 characters, type.
     assert system.events[4:] == [("key", 123)] + [("key", 67)] * 6 + [("text", "你好")]
     shot = rpc(server, "takeScreenshot", [1, 80])["result"]
@@ -230,7 +239,7 @@ def test_uiautomator2_client(u2_device: tuple[Any, FakeSystem, MiniShell]) -> No
     assert shell.fs.exists("/data/local/tmp/u2.jar")  # pushed after the md5 check failed
     assert "Bluetooth" in d.dump_hierarchy()
     d(text="Wi-Fi").click()
-    assert system.events[-1] == ("tap", 540, 150)
+    assert system.events[-1] == ("gesture", (540, 150), (540, 150), 100)  # a 100 ms click
     assert d(text="Bluetooth").info["checked"] is True
     assert d(text="Wi-Fi").exists
     with pytest.raises(UiObjectNotFoundError):

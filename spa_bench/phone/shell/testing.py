@@ -14,6 +14,7 @@ from pathlib import Path
 from PIL import Image
 
 from spa_bench.phone.api import DumpMode, PackageInfo, PhoneConfig, ProviderError, ProviderRow
+from spa_bench.phone.touch import Gesture, TouchAction
 from spa_bench.phone.vfs import VirtualFS
 
 LAUNCHER = ("com.google.android.apps.nexuslauncher",
@@ -86,6 +87,16 @@ class FakePhone:
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
         self.calls.append(("swipe", x1, y1, x2, y2, duration_ms))
+
+    def perform_gesture(self, gesture: Gesture, wait: bool = True) -> None:
+        """Recorded as a swipe from DOWN to UP lasting the gesture (nothing waits)."""
+        events = list(gesture.events())
+        first, last = events[0], events[-1]
+        self.calls.append(("swipe", round(first.x), round(first.y), round(last.x), round(last.y),
+                           round(gesture.duration_ms)))
+
+    def touch(self, action: TouchAction, x: float, y: float) -> None:
+        self.calls.append(("touch", action, round(x), round(y)))
 
     def press_key(self, keycode: int) -> None:
         self.calls.append(("key", keycode))

@@ -50,10 +50,12 @@ class PhoneClock:
     """The phone runs on UTC (`persist.sys.timezone`), naive datetimes throughout."""
 
     def __init__(
-        self, wall: Callable[[], datetime] = _utc_now, monotonic: Callable[[], float] = time.monotonic
+        self, wall: Callable[[], datetime] = _utc_now, monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._wall = wall
         self._monotonic = monotonic
+        self._sleep = sleep
         self.offset = timedelta(0)
 
     @classmethod
@@ -71,6 +73,12 @@ class PhoneClock:
 
     def monotonic(self) -> float:
         return self._monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        """Let `seconds` of monotonic time pass (a gesture's events are spaced so); a virtual clock's
+        sleep advances its own monotonic time instead of waiting."""
+        if seconds > 0:
+            self._sleep(seconds)
 
     def status_time(self, use_24h: bool) -> str:
         """The status bar clock: `13:05` or `1:05` (Android drops AM/PM there)."""

@@ -11,12 +11,15 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from spa_bench.phone.system.clock import PhoneClock
 from spa_bench.phone.system.keyboard import ADB_IME_PACKAGE, ImeState
 from spa_bench.phone.system.systemui import status_bar_height
 from spa_bench.phone.system.tasks import LAUNCHER, TaskManager
 from spa_bench.phone.system.textselection import TOOLBAR_ID, TextSelection
+from spa_bench.phone.system.touchscreen import LongPress, Swipe, Tap, Touchscreen
+from spa_bench.phone.touch import Gesture, TouchAction, input_swipe
 from spa_bench.phone.ui import EditText, Frame, ScrollList, View
-from spa_bench.phone.ui.fling import fling_distance
+from spa_bench.phone.ui.fling import fling_travel
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps import App
@@ -43,13 +46,14 @@ _PRINTABLE: dict[int, str] = {
     77: "@",
     81: "+",
 }
-LONG_PRESS_MS = 500
+TOUCH_SLOP_DP = 8  # ViewConfiguration.TOUCH_SLOP
 # ADBKeyboard's EditorInfo IME actions: 2 GO, 3 SEARCH, 4 SEND, 5 NEXT, 6 DONE.
 _SUBMIT_ACTIONS = {2, 3, 4, 5, 6}
 
 
 class InputMixin:
     lock: threading.RLock
+    clock: PhoneClock
     tasks: TaskManager
     ime: ImeState
     clipboard: str
@@ -104,32 +108,64 @@ class InputMixin:
             self.invalidate()
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration_ms: int = 300) -> None:
+        """`input swipe`'s events, told apart on their own timeline at once (for in-process callers); the
+        shell and uiautomator2's server play gestures in real time through `perform_gesture`."""
+        self.perform_gesture(input_swipe(x1, y1, x2, y2, duration_ms), wait=False)
+
+    def perform_gesture(self, gesture: Gesture, wait: bool = True) -> None:
+        """Inject the gesture's events at their times on the phone's clock, so the call lasts as long as
+        the gesture does on a phone. The lock is held per event only: the screen can be read meanwhile.
+        Times are the planned ones (not the moment the thread woke up), so a loaded host never turns a
+        scroll into a fling."""
+        start_ms = self.clock.monotonic() * 1000
+        for event in gesture.events():
+            due_ms = start_ms + event.t_ms
+            if wait:
+                self.clock.sleep(due_ms / 1000 - self.clock.monotonic())
+            self._touch_event(event.action, event.x, event.y, due_ms)
+
+    def touch(self, action: TouchAction, x: float, y: float) -> None:
+        """One touch event at this moment (uiautomator2's injectInputEvent, `input motionevent`)."""
+        self._touch_event(action, x, y, self.clock.monotonic() * 1000)
+
+    def _touch_event(self, action: TouchAction, x: float, y: float, t_ms: float) -> None:
         with self.lock:
-            dx, dy = x2 - x1, y2 - y1
-            slop = self.kit.dp(8)
-            if abs(dx) <= slop and abs(dy) <= slop:
-                if duration_ms >= LONG_PRESS_MS:
-                    self.long_press(x1, y1, duration_ms)
+            screen = self._touchscreen_state()
+            screen.slop_px = self.kit.dp(TOUCH_SLOP_DP)  # follows `wm density`
+            for outcome in screen.feed(action, x, y, t_ms):
+                if isinstance(outcome, Tap):
+                    self.tap(outcome.x, outcome.y)
+                elif isinstance(outcome, LongPress):
+                    self.long_press(outcome.x, outcome.y)
                 else:
-                    self.tap(x1, y1)
-                return
-            direction = (
-                ("up" if dy < 0 else "down") if abs(dy) >= abs(dx) else ("left" if dx < 0 else "right")
-            )
-            if direction == "down" and not self.shade_open() and y1 < self._status_bar_bottom():
-                self.expand_shade("notifications")  # a swipe from the top edge pulls the shade down
-                return
-            if self._edge_back(x1, y1, direction):  # gesture navigation: a swipe in from a side edge
-                return
-            # A quick flick keeps the list moving after the finger lifts (Android's fling).
-            travel = dy + (fling_distance(dy, duration_ms, self.kit.metrics.density) if dy else 0)
-            path = self.frame().path_to(x1, y1)
-            for view in reversed(path):
-                if isinstance(view, ScrollList) and direction in ("up", "down") and view.scroll_by(-travel):
-                    break
-                if view.on_swipe is not None and view.on_swipe(direction):
-                    break
-            self.invalidate()
+                    self._swipe(outcome)
+
+    def _touchscreen_state(self) -> Touchscreen:
+        screen = getattr(self, "_touchscreen", None)
+        if screen is None:
+            screen = Touchscreen(self.kit.dp(TOUCH_SLOP_DP))
+            self._touchscreen = screen
+        return screen
+
+    def _swipe(self, swipe: Swipe) -> None:
+        x1, y1, dx, dy = swipe.x1, swipe.y1, swipe.x2 - swipe.x1, swipe.y2 - swipe.y1
+        direction = (
+            ("up" if dy < 0 else "down") if abs(dy) >= abs(dx) else ("left" if dx < 0 else "right")
+        )
+        if direction == "down" and not self.shade_open() and y1 < self._status_bar_bottom():
+            self.expand_shade("notifications")  # a swipe from the top edge pulls the shade down
+            return
+        if self._edge_back(x1, y1, direction):  # gesture navigation: a swipe in from a side edge
+            return
+        # A quick flick keeps the list moving after the finger lifts (Android's fling).
+        travel = dy + (fling_travel(swipe.velocity_y, self.kit.metrics.density) if dy else 0)
+        path = self.frame().path_to(x1, y1)
+        for view in reversed(path):
+            if isinstance(view, ScrollList) and direction in ("up", "down") and view.scroll_by(-travel):
+                break
+            if view.on_swipe is not None and view.on_swipe(direction):
+                break
+        self.invalidate()
 
     def _focus(self, field: EditText) -> None:
         record = self.tasks.top()

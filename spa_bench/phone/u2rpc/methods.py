@@ -18,6 +18,13 @@ from typing import Any
 
 from spa_bench.phone.api import PhoneSystem
 from spa_bench.phone.system.display import display_state
+from spa_bench.phone.touch import (
+    LONG_PRESS_TIMEOUT_MS,
+    REGULAR_CLICK_MS,
+    TouchAction,
+    press,
+    uiautomator_swipe,
+)
 from spa_bench.phone.u2rpc.selector import SelectorError, UiNode, describe, parse_hierarchy, select
 
 KEY_NAMES = {
@@ -28,6 +35,8 @@ KEY_NAMES = {
 KEYCODE_DEL, KEYCODE_MOVE_END, KEYCODE_WAKEUP, KEYCODE_SLEEP = 67, 123, 224, 223
 ERR_INVALID_PARAMS, ERR_METHOD_NOT_FOUND, ERR_NOT_FOUND, ERR_SERVER = -32602, -32601, -32002, -32001
 MAX_WAIT_MS = 120_000
+# MotionEvent.ACTION_DOWN 0, ACTION_UP 1, ACTION_MOVE 2 (TouchController answers false to the rest)
+INJECTED_ACTIONS: dict[int, TouchAction] = {0: "down", 1: "up", 2: "move"}
 POLL_S = 0.1
 
 
@@ -60,11 +69,11 @@ def unsupported(method: str) -> RpcError:
 
 
 class U2Methods:
-    """One instance per phone; stateless apart from an in-progress injected touch."""
+    """One instance per phone; its only state is the server's last traversed text."""
 
     def __init__(self, system: PhoneSystem) -> None:
         self.system = system
-        self._touch_down: tuple[int, int, float] | None = None
+        self._last_traversed_text = ""  # QueryController keeps "" for "none"
         self.table: dict[str, Callable[..., Any]] = {
             name: getattr(self, name) for name in dir(self)
             if not name.startswith("_") and name[0].islower() and name not in ("system", "table", "call")
@@ -175,6 +184,15 @@ class U2Methods:
         with auto-rotate on it turns back to its natural orientation)."""
         self.system.settings_put("system", "accelerometer_rotation", "0" if freeze else "1")
 
+    def getLastTraversedText(self) -> str | None:  # noqa: N802
+        """QueryController: the text of the last TYPE_VIEW_TEXT_TRAVERSED_AT_MOVEMENT_GRANULARITY event,
+        None while there is none. Such events come from an accessibility service moving through text by
+        character/word/line (TalkBack); nothing on this phone traverses text so, so none is recorded."""
+        return self._last_traversed_text or None
+
+    def clearLastTraversedText(self) -> None:  # noqa: N802
+        self._last_traversed_text = ""
+
     def getLastToast(self) -> None:  # noqa: N802
         """The virtual phone shows no toasts."""
 
@@ -194,37 +212,42 @@ class U2Methods:
         return True
 
     # -- input ----------------------------------------------------------------------------------------
+    # The server's gestures last as on a phone: a click holds the finger 100 ms (REGULAR_CLICK_LENGTH),
+    # click(x, y, ms) for ms, a swipe 5 ms per step (u2's duration is steps / 200), a drag the long-press
+    # time first. They are played on the phone's clock, one touch event at a time.
     def click(self, *args: Any) -> bool:
-        if len(args) == 1:  # click(selector), the old UiObject API
-            self.system.tap(*self._find(args[0]).center)
+        if len(args) == 1:  # click(selector), the old UiObject API: UiObject.click's clickRunnable
+            x, y = self._find(args[0]).center
+            self.system.perform_gesture(press(x, y, REGULAR_CLICK_MS))
             return True
-        if len(args) == 3:
-            self.system.long_press(int(args[0]), int(args[1]), int(args[2]))
-            return True
-        x, y = args
-        self.system.tap(int(x), int(y))
+        x, y = int(args[0]), int(args[1])
+        if x < 0 or y < 0:  # AutomatorServiceImpl.click refuses negative points
+            return False
+        hold = int(args[2]) if len(args) == 3 else REGULAR_CLICK_MS
+        self.system.perform_gesture(press(x, y, hold))
         return True
 
     def longClick(self, *args: Any) -> bool:  # noqa: N802
-        if len(args) == 1:
-            self.system.long_press(*self._find(args[0]).center)
-        else:
-            self.system.long_press(int(args[0]), int(args[1]))
+        """UiObject.longClick: InteractionController.longTapNoSync holds for the system's long-press time."""
+        x, y = self._find(args[0]).center if len(args) == 1 else (int(args[0]), int(args[1]))
+        self.system.perform_gesture(press(x, y, LONG_PRESS_TIMEOUT_MS))
         return True
 
     def swipe(self, fx: int, fy: int, tx: int, ty: int, steps: int = 55) -> bool:
-        self.system.swipe(int(fx), int(fy), int(tx), int(ty), max(10, int(steps) * 5))
+        self.system.perform_gesture(uiautomator_swipe([(int(fx), int(fy)), (int(tx), int(ty))], int(steps)))
         return True
 
     def swipePoints(self, points: list[int], steps: int = 55) -> bool:  # noqa: N802
-        if len(points) < 4:
-            raise RpcError(ERR_INVALID_PARAMS, "swipePoints needs at least two points")
-        self.system.swipe(int(points[0]), int(points[1]), int(points[-2]), int(points[-1]),
-                          max(10, int(steps) * 5))
+        """UiDevice.swipe(Point[], segmentSteps): the flat [x0, y0, x1, y1, ...] list, steps per segment."""
+        if len(points) < 2 or len(points) % 2:
+            raise RpcError(ERR_INVALID_PARAMS, f"swipePoints: points must be x, y pairs, got {points!r}")
+        pairs = [(int(points[i]), int(points[i + 1])) for i in range(0, len(points), 2)]
+        self.system.perform_gesture(uiautomator_swipe(pairs, int(steps)))
         return True
 
     def drag(self, sx: int, sy: int, ex: int, ey: int, steps: int = 100) -> bool:
-        self.system.swipe(int(sx), int(sy), int(ex), int(ey), max(10, int(steps) * 5))
+        self.system.perform_gesture(uiautomator_swipe([(int(sx), int(sy)), (int(ex), int(ey))], int(steps),
+                                                      drag=True))
         return True
 
     def dragTo(self, selector: object, *target: Any) -> bool:  # noqa: N802
@@ -233,7 +256,7 @@ class U2Methods:
             ex, ey, steps = int(target[0]), int(target[1]), int(target[2])
         else:
             (ex, ey), steps = self._find(target[0]).center, int(target[1]) if len(target) > 1 else 100
-        self.system.swipe(sx, sy, ex, ey, max(10, steps * 5))
+        self.system.perform_gesture(uiautomator_swipe([(sx, sy), (ex, ey)], steps, drag=True))
         return True
 
     def pressKey(self, key: str) -> bool:  # noqa: N802
@@ -248,21 +271,12 @@ class U2Methods:
         return True
 
     def injectInputEvent(self, action: int, x: float, y: float, meta: int = 0) -> bool:  # noqa: N802
-        """Touch down/move/up as separate calls: a short still touch is a tap, a long one a long press."""
-        now = time.monotonic()
-        if int(action) == 0:
-            self._touch_down = (int(x), int(y), now)
-        elif int(action) == 1 and self._touch_down is not None:
-            dx, dy, t0 = self._touch_down
-            self._touch_down = None
-            ms = int((now - t0) * 1000)
-            if abs(int(x) - dx) < 10 and abs(int(y) - dy) < 10:
-                if ms >= 500:
-                    self.system.long_press(dx, dy, ms)
-                else:
-                    self.system.tap(dx, dy)
-            else:
-                self.system.swipe(dx, dy, int(x), int(y), max(10, ms))
+        """TouchController: touch down/move/up as separate calls, each at the moment it arrives (held still
+        past the long-press time it is a long press, as on a phone); other actions are refused."""
+        kind = INJECTED_ACTIONS.get(int(action))
+        if kind is None:
+            return False
+        self.system.touch(kind, float(x), float(y))
         return True
 
     # -- clipboard and text ---------------------------------------------------------------------------
@@ -322,11 +336,11 @@ class U2Methods:
         if vertical:
             near, far = top + (bottom - top) // 5, bottom - (bottom - top) // 5
             y1, y2 = (far, near) if forward else (near, far)
-            self.system.swipe(cx, y1, cx, y2, max(10, int(steps) * 5))
+            self.system.perform_gesture(uiautomator_swipe([(cx, y1), (cx, y2)], int(steps)))
         else:
             near, far = left + (right - left) // 5, right - (right - left) // 5
             x1, x2 = (far, near) if forward else (near, far)
-            self.system.swipe(x1, cy, x2, cy, max(10, int(steps) * 5))
+            self.system.perform_gesture(uiautomator_swipe([(x1, cy), (x2, cy)], int(steps)))
         return self.system.dump_hierarchy(mode="u2") != before
 
     def scrollForward(self, selector: object, vertical: bool = True, steps: int = 55) -> bool:  # noqa: N802

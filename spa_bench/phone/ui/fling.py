@@ -1,10 +1,12 @@
 """Fling: how far a list keeps moving after a quick swipe, with Android's spline decay
 (`OverScroller.SplineOverScroller.getSplineFlingDistance`).
 
-`input swipe` moves the finger at a constant speed, so the velocity at lift-off is distance / duration.
-Android flings from 50 dp/s up; here a fling starts only above `FLING_START_DP` so that the deliberate,
-measured swipes of scripts and agents (a 300-400 ms swipe over half the screen is 1,000-1,800 dp/s) keep
-scrolling exactly the distance the finger moved, while a flick (e.g. 600 px in 80 ms) throws the list.
+The velocity at lift-off is the finger's over its last 100 ms (spa_bench.phone.system.touchscreen, from
+the injected events' times); `input swipe` moves the finger at a constant speed, so it is distance /
+duration there. Android flings from 50 dp/s up; here a fling starts only above `FLING_START_DP` so that
+the deliberate, measured swipes of scripts and agents (a 300-400 ms swipe over half the screen is
+1,000-1,800 dp/s) keep scrolling exactly the distance the finger moved, while a flick (e.g. 600 px in
+80 ms) throws the list.
 """
 
 from __future__ import annotations
@@ -34,9 +36,13 @@ def spline_distance(velocity_px_s: float, dpi: int) -> float:
     return SCROLL_FRICTION * physical * math.exp(DECELERATION_RATE / (DECELERATION_RATE - 1.0) * decel)
 
 
-def fling_distance(distance_px: int, duration_ms: int, dpi: int) -> int:
-    """The extra scroll (signed like `distance_px`) a swipe adds after lift-off; 0 for slow swipes."""
-    v = velocity(distance_px, duration_ms)
-    if abs(v) < FLING_START_DP * dpi / 160:
+def fling_travel(velocity_px_s: float, dpi: int) -> int:
+    """The extra scroll (signed like the velocity) a finger lifted at `velocity_px_s` adds; 0 when slow."""
+    if abs(velocity_px_s) < FLING_START_DP * dpi / 160:
         return 0
-    return round(math.copysign(spline_distance(v, dpi), distance_px))
+    return round(math.copysign(spline_distance(velocity_px_s, dpi), velocity_px_s))
+
+
+def fling_distance(distance_px: int, duration_ms: int, dpi: int) -> int:
+    """The extra scroll (signed like `distance_px`) a constant-speed swipe adds after lift-off."""
+    return fling_travel(velocity(distance_px, duration_ms), dpi) if distance_px else 0

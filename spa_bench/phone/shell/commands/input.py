@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import re
 import struct
-import time
-from dataclasses import dataclass
 
 from spa_bench.phone import keycodes
 from spa_bench.phone.api import DumpMode
 from spa_bench.phone.shell.context import CommandContext, CommandTable
+from spa_bench.phone.touch import DEFAULT_SWIPE_MS, LONG_PRESS_TIMEOUT_MS, TouchAction, input_swipe
 
 TABLE = CommandTable()
 command = TABLE.command
@@ -62,7 +61,6 @@ is important here.)
 """
 SOURCES = frozenset({"dpad", "keyboard", "mouse", "touchpad", "gamepad", "touchnavigation", "joystick",
                      "touchscreen", "stylus", "trackball", "rotaryencoder"})
-DEFAULT_SWIPE_MS = 300
 NPE_TRACE = ("java.lang.NullPointerException: Attempt to get length of null array\n"
              "\tat com.android.server.input.InputShellCommand.sendText(InputShellCommand.java:424)")
 
@@ -204,41 +202,22 @@ def _scroll(args: list[str], ctx: CommandContext) -> int:
     return 0
 
 
-MOTION_ACTIONS = ("DOWN", "UP", "MOVE", "CANCEL")
-
-
-@dataclass
-class Pointer:
-    """The touch in progress between `input motionevent DOWN` and `UP` (separate shell calls)."""
-
-    x: int
-    y: int
-    started: float
-    last: tuple[int, int]
+MOTION_ACTIONS: dict[str, TouchAction] = {"DOWN": "down", "UP": "up", "MOVE": "move", "CANCEL": "cancel"}
 
 
 def _motionevent(args: list[str], ctx: CommandContext) -> int:
-    if len(args) != 3 or args[0].upper() not in MOTION_ACTIONS:
+    """One event per call, at the moment it runs: DOWN, MOVE... UP from separate shell calls make one touch
+    (held long enough in place it is a long press). CANCEL's position is optional."""
+    if not args:
         return _bad_args(ctx, "motionevent")
-    action = args[0].upper()
-    x, y = _coords(args[1:])
-    pointers: dict[str, Pointer] = getattr(ctx.shell, "pointers", {})
-    if not hasattr(ctx.shell, "pointers"):
-        setattr(ctx.shell, "pointers", pointers)  # noqa: B010 - the shell object outlives this command
-    now = time.monotonic()
-    if action == "DOWN":
-        pointers["touch"] = Pointer(x, y, now, (x, y))
-        return 0
-    down = pointers.get("touch")
-    if down is None:
-        return 0  # a MOVE or UP without DOWN reaches no view
-    if action == "MOVE":
-        down.last = (x, y)
-        return 0
-    del pointers["touch"]
-    if action == "UP":
-        held_ms = int((now - down.started) * 1000)
-        ctx.system.swipe(down.x, down.y, x, y, max(held_ms, 1))
+    action = MOTION_ACTIONS.get(args[0].upper())
+    if action is None:  # InputShellCommand.getAction
+        return _exception(ctx, "motionevent",
+                          f"java.lang.IllegalArgumentException: Unknown action: {args[0]}")
+    if len(args) not in ((1, 3) if action == "cancel" else (3,)):
+        return _bad_args(ctx, "motionevent")
+    x, y = _coords(args[1:]) if len(args) == 3 else [0, 0]
+    ctx.system.touch(action, x, y)
     return 0
 
 
@@ -311,11 +290,11 @@ def input_(args: list[str], ctx: CommandContext) -> int:
         if verb in ("swipe", "draganddrop"):
             if len(rest) not in (4, 5):
                 return _bad_args(ctx, verb)
-            x1, y1, x2, y2 = _coords(rest[:4])
+            x1, y1, x2, y2 = (parse_float(v) for v in rest[:4])
             duration = parse_int(rest[4]) if len(rest) == 5 else DEFAULT_SWIPE_MS
-            if duration < 0:
-                duration = DEFAULT_SWIPE_MS
-            ctx.system.swipe(x1, y1, x2, y2, duration)
+            # sendSwipe: the call lasts the gesture (draganddrop first holds for the long-press time)
+            hold = LONG_PRESS_TIMEOUT_MS if verb == "draganddrop" else 0
+            ctx.system.perform_gesture(input_swipe(x1, y1, x2, y2, duration, hold_first_ms=hold))
             return 0
         if verb == "press":
             ctx.system.press_key(keycodes.KEYCODES["DPAD_CENTER"])
