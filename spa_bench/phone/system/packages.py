@@ -43,6 +43,15 @@ SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
         components=(Component("service", "com.android.adbkeyboard.AdbIME", True, BIND_INPUT_METHOD),),
     ),
     PackageInfo("com.android.shell", "Shell", "Shell", None, "/system/priv-app/Shell/Shell.apk"),
+    # the content providers whose data the apps show (`pm clear` of one empties what it holds)
+    PackageInfo("com.android.providers.contacts", "Contacts Storage", "联系人存储", None,
+                "/system/priv-app/ContactsProvider/ContactsProvider.apk"),
+    PackageInfo("com.android.providers.telephony", "Phone and Messaging Storage", "电话和短信存储", None,
+                "/system/priv-app/TelephonyProvider/TelephonyProvider.apk"),
+    PackageInfo("com.android.providers.calendar", "Calendar Storage", "日历存储", None,
+                "/system/priv-app/CalendarProvider/CalendarProvider.apk"),
+    PackageInfo("com.android.providers.blockednumber", "Blocked Numbers Storage", "已屏蔽的号码存储", None,
+                "/system/priv-app/BlockedNumberProvider/BlockedNumberProvider.apk"),
 )
 
 

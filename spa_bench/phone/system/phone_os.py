@@ -34,7 +34,13 @@ from spa_bench.phone.system.logd import LogBuffer
 from spa_bench.phone.system.package_manager import PackageManagerMixin
 from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties
 from spa_bench.phone.system.processes import ProcessTable
-from spa_bench.phone.system.providers import ProviderRegistry, SettingsProvider, Value
+from spa_bench.phone.system.providers import (
+    ProviderRegistry,
+    SettingsProvider,
+    Value,
+    database_schemas,
+    recreate_empty,
+)
 from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.statusbar import StatusBarMixin
@@ -246,6 +252,9 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
             if package not in {p.name for p in self.packages()}:
                 raise KeyError(package)
             self.force_stop(package)
+            # a provider package (no app of ours) restarts on empty databases, not on the seed
+            schemas = {} if package in self.apps or package == SETTINGS_PACKAGE else \
+                database_schemas(self.fs.host_path(f"/data/data/{package}"))
             for storage in (f"/data/data/{package}", f"/data/user_de/0/{package}"):
                 data = self.fs.host_path(storage)
                 if not data.is_dir():
@@ -255,6 +264,7 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
                         shutil.rmtree(child)
                     else:
                         child.unlink()
+            recreate_empty(schemas)
             if package == SETTINGS_PACKAGE:
                 self.settings.invalidate()
                 self.settings.ensure(self._boot_overrides())

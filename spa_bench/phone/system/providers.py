@@ -40,6 +40,41 @@ def parse_uri(uri: str) -> tuple[str, list[str]]:
     return authority, [p for p in path.split("/") if p]
 
 
+def database_schemas(data_dir: Path) -> dict[Path, list[str]]:
+    """The CREATE statements of every SQLite file under `data_dir/databases`, in creation order.
+
+    `pm clear` of a provider package (contacts, telephony, calendar, blocked numbers) deletes its files;
+    the provider then starts on an empty database of the same schema, never on the phone's seed data,
+    which our `Db` would write into a missing file. So the schema is read before the wipe and the empty
+    files are made again after it (`recreate_empty`)."""
+    found: dict[Path, list[str]] = {}
+    folder = data_dir / "databases"
+    if not folder.is_dir():
+        return found
+    for path in sorted(folder.glob("*.db")):
+        conn = sqlite3.connect(path, timeout=5.0)
+        try:
+            found[path] = [str(sql) for (sql,) in conn.execute(
+                "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
+                "ORDER BY rowid")]
+        except sqlite3.Error:
+            continue  # not a database after all: the wipe removes it and nothing comes back
+        finally:
+            conn.close()
+    return found
+
+
+def recreate_empty(schemas: dict[Path, list[str]]) -> None:
+    for path, statements in schemas.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=5.0, isolation_level=None)
+        try:
+            for sql in statements:
+                conn.execute(sql)
+        finally:
+            conn.close()
+
+
 class ProviderRegistry:
     def __init__(self, clock: Callable[[], datetime] | None = None) -> None:
         self._providers: dict[str, ContentProvider] = {}
