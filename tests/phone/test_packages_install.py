@@ -104,3 +104,9 @@ def test_an_install_is_kept_by_snapshots(phone: PhoneHandle) -> None:
     phone.phone.snapshots.load("with-apk")
     assert f"package:{PACKAGE}\n" in phone.shell("pm list packages")
     assert "Starting:" in phone.shell(f"am start -n {PACKAGE}/{MAIN}")
+
+
+def test_camera2s_launcher_alias_starts_its_target(phone: PhoneHandle) -> None:
+    out = phone.shell("am start -n com.android.camera2/com.android.camera.CameraLauncher")
+    assert out == "Starting: Intent { cmp=com.android.camera2/com.android.camera.CameraLauncher }\n"
+    assert "com.android.camera2/com.android.camera.CameraActivity" in phone.shell("dumpsys window windows")

@@ -55,6 +55,14 @@ SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
 )
 
 
+# <activity-alias> entries of the built-in apps' AOSP manifests: (package, alias) -> target activity.
+# Camera2 declares its launcher entry as the alias CameraLauncher of CameraActivity; clients start it by
+# the alias (AndroidWorld's adb_utils: com.android.camera2/com.android.camera.CameraLauncher).
+ACTIVITY_ALIASES: dict[tuple[str, str], str] = {
+    ("com.android.camera2", "com.android.camera.CameraLauncher"): "com.android.camera.CameraActivity",
+}
+
+
 def build_id(config: PhoneConfig) -> str:
     return f"UQ1A.{config.sdk}0105.002"
 

@@ -20,6 +20,7 @@ from spa_bench.phone.shell.commands.am_access import (
 )
 from spa_bench.phone.shell.commands.intents import resolve_implicit, safe_uri
 from spa_bench.phone.shell.context import CommandContext, CommandTable
+from spa_bench.phone.system.packages import ACTIVITY_ALIASES
 
 TABLE = CommandTable()
 command = TABLE.command
@@ -198,6 +199,8 @@ def am_start(args: list[str], ctx: CommandContext, verb: str = "start") -> int:
                 f"{intent.describe(intent.flags | FLAG_ACTIVITY_NEW_TASK)}\n")
         return 255
     package, activity, screen_args = target
+    if activity is not None:  # an activity-alias starts its target (the intent keeps the alias)
+        activity = ACTIVITY_ALIASES.get((package, activity), activity)
     ctx.out(f"Starting: {intent.describe()}\n")
     info = _package(ctx, package)
     if intent.component and activity is not None and info is not None and not ctx.root:
