@@ -110,3 +110,16 @@ def test_camera2s_launcher_alias_starts_its_target(phone: PhoneHandle) -> None:
     out = phone.shell("am start -n com.android.camera2/com.android.camera.CameraLauncher")
     assert out == "Starting: Intent { cmp=com.android.camera2/com.android.camera.CameraLauncher }\n"
     assert "com.android.camera2/com.android.camera.CameraActivity" in phone.shell("dumpsys window windows")
+
+
+def test_an_installed_input_method_can_be_selected_until_uninstalled(phone: PhoneHandle) -> None:
+    ime = f"{PACKAGE}/.AdbKeyboard"  # the id uiautomator2's set_input_ime looks for in `ime list -s -a`
+    phone.adb.text("install", str(u2_apk()), serial=phone.serial)
+    assert ime in phone.shell("ime list -s -a").splitlines()
+    assert phone.shell(f"ime enable {ime}") == f"Input method {ime}: now enabled\n"
+    assert phone.shell(f"ime set {ime}") == f"Input method {ime} selected for user #0\n"
+    assert phone.shell("settings get secure default_input_method").strip() == ime
+    phone.adb.text("uninstall", PACKAGE, serial=phone.serial)
+    assert ime not in phone.shell("ime list -s -a")
+    assert phone.shell("settings get secure default_input_method").strip() == \
+        "com.android.inputmethod.latin/.LatinIME"

@@ -17,6 +17,7 @@ command = TABLE.command
 
 LATIN_IME = "com.android.inputmethod.latin/.LatinIME"
 ADBKEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
+BIND_INPUT_METHOD = "android.permission.BIND_INPUT_METHOD"
 INSTALL_TIME = "2024-01-01 00:00:00"  # the virtual phone's apps were all "installed" at its build
 
 
@@ -166,8 +167,20 @@ def pm(args: list[str], ctx: CommandContext) -> int:
 # -- ime ------------------------------------------------------------------------------------------
 
 def installed_imes(ctx: CommandContext) -> list[str]:
-    names = {p.name for p in ctx.system.packages()}
-    return [ime for ime in (LATIN_IME, ADBKEYBOARD_IME) if ime.split("/")[0] in names]
+    """The built-in keyboards, then each installed APK's input-method services (a service guarded by
+    BIND_INPUT_METHOD, as InputMethodManagerService requires), e.g. uiautomator2's
+    com.github.uiautomator/.AdbKeyboard."""
+    packages = ctx.system.packages()
+    names = {p.name for p in packages}
+    found = [ime for ime in (LATIN_IME, ADBKEYBOARD_IME) if ime.split("/")[0] in names]
+    for p in packages:
+        for c in p.components:
+            if c.kind == "service" and c.permission == BIND_INPUT_METHOD and not p.system:
+                short = f"{p.name}/{c.name[len(p.name):]}" if c.name.startswith(p.name + ".") else \
+                    f"{p.name}/{c.name}"
+                if short not in found:
+                    found.append(short)
+    return found
 
 
 def ime_info(ctx: CommandContext, ime_id: str, indent: str) -> str:
