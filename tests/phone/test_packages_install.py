@@ -123,3 +123,34 @@ def test_an_installed_input_method_can_be_selected_until_uninstalled(phone: Phon
     assert ime not in phone.shell("ime list -s -a")
     assert phone.shell("settings get secure default_input_method").strip() == \
         "com.android.inputmethod.latin/.LatinIME"
+
+
+def test_uiautomator2s_keyboard_types_through_its_broadcasts_once_selected(phone: PhoneHandle) -> None:
+    import base64
+
+    ime = f"{PACKAGE}/.AdbKeyboard"
+    text = base64.b64encode("你好 u2".encode()).decode()
+    phone.shell("am start -n com.android.settings/.search.SearchActivity")
+    # not installed: nobody receives the broadcast
+    assert phone.shell(f"am broadcast -a ADB_KEYBOARD_INPUT_TEXT --es text {text}").endswith(
+        "Broadcast completed: result=0\n")
+    phone.adb.text("install", str(u2_apk()), serial=phone.serial)
+    phone.shell(f"ime enable {ime}; ime set {ime}")
+    phone.shell("am start -n com.android.settings/.search.SearchActivity")
+    _tap_first_field(phone)
+    out = phone.shell(f"am broadcast -a ADB_KEYBOARD_INPUT_TEXT --es text {text}")
+    assert out.endswith("Broadcast completed: result=-1\n"), out  # RESULT_OK, no data
+    assert 'text="你好 u2"' in phone.shell("uiautomator dump /sdcard/w.xml >/dev/null; cat /sdcard/w.xml")
+    assert phone.shell("am broadcast -a ADB_KEYBOARD_CLEAR_TEXT").endswith("result=-1\n")
+    assert 'text="你好 u2"' not in phone.shell("uiautomator dump /sdcard/w.xml >/dev/null; cat /sdcard/w.xml")
+    phone.shell("input keyevent HOME")  # no field in focus: the receiver answers with the action's name
+    assert phone.shell("am broadcast -a ADB_KEYBOARD_HIDE").endswith(
+        'Broadcast completed: result=-1, data="ADB_KEYBOARD_HIDE"\n')
+
+
+def _tap_first_field(phone: PhoneHandle) -> None:
+    dump = phone.shell("uiautomator dump /sdcard/w.xml >/dev/null; cat /sdcard/w.xml")
+    m = re.search(r'class="android.widget.EditText"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', dump)
+    assert m is not None, dump
+    x1, y1, x2, y2 = map(int, m.groups())
+    phone.shell(f"input tap {(x1 + x2) // 2} {(y1 + y2) // 2}")

@@ -20,6 +20,7 @@ from spa_bench.phone.shell.commands.am_access import (
 )
 from spa_bench.phone.shell.commands.intents import resolve_implicit, safe_uri
 from spa_bench.phone.shell.context import CommandContext, CommandTable
+from spa_bench.phone.system import app_receivers
 from spa_bench.phone.system.packages import ACTIVITY_ALIASES
 
 TABLE = CommandTable()
@@ -250,6 +251,12 @@ def am_broadcast(args: list[str], ctx: CommandContext) -> int:
     receiver = info.component("receiver", intent.component[1]) if info and intent.component else None
     if not may_receive(receiver, ctx.root):
         ctx.out("Broadcast completed: result=0\n")
+        return 0
+    helper = app_receivers.deliver(ctx.system, intent.action or "", dict(intent.extras)) \
+        if isinstance(ctx.system, app_receivers.ReceiverHost) else None
+    if helper is not None:  # an installed helper APK's receiver (uiautomator2's keyboard, Clipper)
+        data_part = "" if helper.data is None else f', data="{helper.data}"'
+        ctx.out(f"Broadcast completed: result={helper.code}{data_part}\n")
         return 0
     code, data = ctx.system.broadcast(intent.action or "", dict(intent.extras))
     ctx.out(f"Broadcast completed: result={code}" + (f', data="{data}"' if data else "") + "\n")
