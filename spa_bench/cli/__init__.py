@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from spa_bench import __version__
 from spa_bench.cli import agents as agents_cli
+from spa_bench.cli import bundle as bundle_cli
 from spa_bench.cli import device as device_cli
 from spa_bench.cli import evaluate as evaluate_cli
 from spa_bench.cli import farm as farm_cli
@@ -46,6 +47,7 @@ app.add_typer(results_cli.app, name="results")
 app.add_typer(phone_cli.app, name="phone")
 app.add_typer(farm_cli.app, name="farm")
 app.add_typer(device_cli.app, name="device")
+app.add_typer(bundle_cli.app, name="bundle")
 
 
 def _version(value: bool) -> None:

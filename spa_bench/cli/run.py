@@ -194,6 +194,12 @@ def run(
     repeats: int = RepeatsOpt,
     seed: int = typer.Option(0, "--seed", help="Run seed (per-instance seeds derive from it), and that of "
                                                "--sample."),
+    instance_seed: str | None = typer.Option(
+        None, "--instance-seed", help="A secret (16+ characters) that draws the parameterised tasks' "
+                                      "instances instead of --seed: a private split; the manifest records "
+                                      "only a hash of it (publish it later to let others verify)."),
+    instance_seed_file: Path | None = typer.Option(None, "--instance-seed-file",
+                                                   help="The same secret, read from a file."),
     phones: int = PhonesOpt,
     device: list[str] = typer.Option([], "--device", help="Use this device (serial); repeatable. "
                                      "SERIAL=CONSOLE_PORT names the emulator console of an emulator reached "
@@ -255,6 +261,9 @@ def run(
     from spa_bench.runner.run import resume_run, run_benchmark
 
     extra = parse_agent_args(agent_arg)
+    from spa_bench.cli.bundle import read_instance_seed
+
+    secret = read_instance_seed(instance_seed, instance_seed_file)
     console_ports: dict[str, int] = {}
     given = [parse_device(text) for text in device]  # SERIAL or SERIAL=CONSOLE_PORT
     device = [serial for serial, _ in given]
@@ -282,7 +291,7 @@ def run(
             events = ProgressEvents(progress, total=0)
             result = resume_run(resume, events, stop, agent_args=extra or None,
                                 phones=phones if given_phones else None, devices=device or None,
-                                ray_address=ray_address)
+                                ray_address=ray_address, instance_seed=secret)
     else:
         agents = load_agent_config_file(agent_config) if agent_config else []
         agents += [AgentConfig(agent=name, args=dict(extra)) for name in agent]
@@ -301,7 +310,7 @@ def run(
                 out=out, max_steps=max_steps, step_timeout_s=step_timeout, episode_timeout_s=episode_timeout,
                 settle_s=settle, max_retries=max_retries, budget_usd=budget_usd,
                 secret_env=secret_env, model_cache=model_cache, model_cache_replay=model_cache_replay,
-                judge=_judge_config(judge_model, judge_base_url, judge_api_key_env))
+                judge=_judge_config(judge_model, judge_base_url, judge_api_key_env), instance_seed=secret)
         except ValidationError as exc:  # its str() ends with a documentation URL: say what is wrong
             raise ConfigError(_config_problem(exc)) from None
         except ValueError as exc:
@@ -359,7 +368,8 @@ def _config_problem(exc: ValidationError) -> str:
 
 # what `--resume RUN` takes besides the run folder: where to run (not what), and redacted agent arguments
 # given back (spa_bench.runner.run.resume_run refuses an argument that would change an agent)
-RESUME_TAKES = ("phones", "device", "farm", "ray_address", "agent_arg", "import_", "wide")
+RESUME_TAKES = ("phones", "device", "farm", "ray_address", "agent_arg", "import_", "wide", "instance_seed",
+                "instance_seed_file")
 
 
 def _given(ctx: typer.Context, name: str) -> bool:

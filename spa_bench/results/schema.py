@@ -103,6 +103,13 @@ class RunManifest(_Model):
     seed: int = 0
     devices: list[DeviceInfo] = Field(default_factory=list)
     settings: dict[str, Any] = Field(default_factory=dict, description="limits and options of the run")
+    source_sha256: str | None = Field(None, description="spa-bench's Python sources as run (phone, adapters "
+                                      "and tasks apart; spa_bench.bundle.provenance); None in older runs")
+    phone_image_sha256: str | None = Field(None, description="the virtual phone's files as run (its apps' "
+                                           "code and seed data); None in older runs")
+    instance_seed_commitment: str | None = Field(
+        None, description="--instance-seed: sha256 commitment to the secret seed the task instances were "
+                          "drawn from (the seed itself is never written); None: `seed` drew them")
 
 
 class RunSummary(_Model):

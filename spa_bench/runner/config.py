@@ -6,7 +6,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from spa_bench.errors import ConfigError
 from spa_bench.models.config import ModelConfig
@@ -75,6 +83,35 @@ class RunConfig(BaseModel):
                                                        "a request already answered is not sent again")
     model_cache_replay: bool = Field(False, description="with model_cache: a request not in the cache is "
                                                         "an error, never sent (offline replay)")
+    instance_seed: SecretStr | None = Field(
+        None, exclude=True, description="--instance-seed: a secret that draws every parameterised task's "
+        "instances instead of `seed`; never written (the manifest holds its commitment only)")
+
+    @property
+    def instance_run_seed(self) -> int:
+        """The seed task instances are drawn from: the secret's when one is given, else `seed`."""
+        if self.instance_seed is None:
+            return self.seed
+        from spa_bench.tasks.params import secret_run_seed
+
+        return secret_run_seed(self.instance_seed.get_secret_value())
+
+    @property
+    def instance_seed_commitment(self) -> str | None:
+        if self.instance_seed is None:
+            return None
+        from spa_bench.tasks.params import seed_commitment
+
+        return seed_commitment(self.instance_seed.get_secret_value())
+
+    @field_validator("instance_seed", mode="after")
+    @classmethod
+    def _long_enough(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None:
+            return None
+        from spa_bench.tasks.params import check_instance_seed
+
+        return SecretStr(check_instance_seed(value.get_secret_value()))
 
     @model_validator(mode="after")
     def _unique_labels(self) -> RunConfig:

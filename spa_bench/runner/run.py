@@ -23,8 +23,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 from spa_bench import __version__
 from spa_bench.agent import AGENTS, AgentFactory, is_reference
+from spa_bench.bundle.provenance import harness_source_sha256, phone_image_sha256
 from spa_bench.errors import ConfigError, RegistryError, ResultsError
 from spa_bench.evaluation.pipeline import RunEvaluators
 from spa_bench.models.cache import ModelCache, use_cache
@@ -128,7 +131,7 @@ def plan_jobs(config: RunConfig, repo: TaskRepository) -> tuple[list[EpisodeJob]
         rel = str(record.file.relative_to(repo.root))
         file_hashes.setdefault(rel, _sha256(record.file))
         for repeat in range(config.repeats):
-            filled, seed, values = task.instantiate(config.seed, repeat)
+            filled, seed, values = task.instantiate(config.instance_run_seed, repeat)
             variation = draw(vary, task.id, repeat, default_screen=config.phone_size,
                              language=task.language) if vary else None
             for agent in config.agents:
@@ -244,7 +247,9 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                                   reference=any(j.agent.reference for j in jobs if j.agent.name == a.label))
                         for a in config.agents],
                 repeats=config.repeats, seed=config.seed, devices=[r.info for r in present],
-                settings={"config": _redacted_config(config)})
+                settings={"config": _redacted_config(config)}, source_sha256=harness_source_sha256(),
+                phone_image_sha256=phone_image_sha256()[0],
+                instance_seed_commitment=config.instance_seed_commitment)
             layout.write_manifest(manifest)
             held.enter_context(hold_run_folder(layout.root))
         limits = EpisodeLimits(max_steps=config.max_steps, step_timeout_s=config.step_timeout_s,
@@ -353,6 +358,8 @@ def _run_secrets(config: RunConfig) -> set[str]:
     """Secret values the run was given: variables listed in secret_env, agent arguments (named, inside
     `cmd` or URLs, or by `*_env`), and the judge's key, headers and URL password."""
     found = {os.environ[name] for name in config.secret_env if os.environ.get(name)}
+    if config.instance_seed is not None:
+        found.add(config.instance_seed.get_secret_value())
     for agent in config.agents:
         found |= secrets_in_args(agent.args)
     judge = config.judge
@@ -406,9 +413,10 @@ def _give_back_redacted(config: RunConfig, given: dict[str, Any]) -> None:
 def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Event | None = None,
                agent_args: dict[str, Any] | None = None, phones: int | None = None,
                devices: list[str] | None = None, argv: list[str] | None = None,
-               ray_address: str | None = None) -> RunResult:
+               ray_address: str | None = None, instance_seed: str | None = None) -> RunResult:
     """Continue the run in `run_dir` with the configuration recorded in its manifest (a Ray run may
-    continue on a cluster at another `ray_address`)."""
+    continue on a cluster at another `ray_address`). A secret-seed run needs its seed again
+    (`instance_seed`), which must match the manifest's commitment."""
     layout = RunLayout(run_dir)
     manifest = layout.read_manifest()
     stored = manifest.settings.get("config")
@@ -423,4 +431,28 @@ def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Even
         config.devices = devices
     if ray_address is not None:
         config.ray_address = ray_address
+    config.instance_seed = given_instance_seed(manifest.instance_seed_commitment, instance_seed,
+                                               "the run to resume")
     return run_benchmark(config, events, stop, argv, resume_dir=run_dir)
+
+
+def given_instance_seed(commitment: str | None, secret: str | None, what: str) -> SecretStr | None:
+    """The secret seed for a run that recorded `commitment`: required then, and it must match; refused
+    for a run drawn from its public seed."""
+    from spa_bench.tasks.params import check_instance_seed, seed_commitment
+
+    if commitment is None:
+        if secret is not None:
+            raise ConfigError(f"--instance-seed: {what} was drawn from its public --seed, not a secret one")
+        return None
+    if secret is None:
+        raise ConfigError(f"{what} drew its task instances from a secret seed: give it with "
+                          f"--instance-seed (or --instance-seed-file)")
+    try:
+        secret = check_instance_seed(secret)
+    except ValueError as exc:
+        raise ConfigError(f"--instance-seed: {exc}") from None
+    if seed_commitment(secret) != commitment:
+        raise ConfigError(f"--instance-seed: not the seed of {what} (its commitment is {commitment[:16]}..., "
+                          f"this seed's is {seed_commitment(secret)[:16]}...)")
+    return SecretStr(secret)

@@ -5,6 +5,8 @@ seed of instance i of a task in a run is derived from a hash of (run seed, task 
 reproducible and instances are independent of the order in which tasks run. Instances of one task are
 distinct while the parameters allow it: an instance whose draw repeats an earlier instance's values
 draws again from a seed derived from the retry number (`--repeats K` gives K different instances).
+A secret `--instance-seed` stands in for the run seed (secret_run_seed): a private split of the public
+tasks whose run records only a commitment to the secret (seed_commitment), checkable once it is published.
 """
 
 from __future__ import annotations
@@ -73,6 +75,31 @@ def instance_seed(run_seed: int, task_id: str, index: int) -> int:
     """The per-instance seed: a stable 63-bit hash of (run seed, task id, instance index)."""
     digest = hashlib.sha256(f"{run_seed}\x00{task_id}\x00{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+MIN_INSTANCE_SEED = 16  # characters: a commitment to a shorter secret could be found by guessing
+
+
+def secret_run_seed(secret: str) -> int:
+    """The run seed a secret `--instance-seed` stands for: instances are drawn from it exactly as from a
+    public `--seed` (instance_seed below), and neither it nor the secret is ever written down."""
+    digest = hashlib.sha256(f"spa-bench instance seed\x00{secret}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def seed_commitment(secret: str) -> str:
+    """What a run records of its secret seed: a hash that the seed, once published, must match. A
+    different domain from secret_run_seed, so the commitment does not give away the run seed."""
+    return hashlib.sha256(f"spa-bench instance seed commitment\x00{secret}".encode()).hexdigest()
+
+
+def check_instance_seed(secret: str) -> str:
+    """The secret as given, or ValueError when it is too short to keep private."""
+    if len(secret.strip()) < MIN_INSTANCE_SEED:
+        raise ValueError(f"instance seed: at least {MIN_INSTANCE_SEED} characters, not {len(secret.strip())} "
+                         f"(a commitment to a short secret can be guessed); e.g. "
+                         f"python -c 'import secrets; print(secrets.token_hex(16))'")
+    return secret.strip()
 
 
 def draw(spec: ChoiceParam | IntParam | TimeParam, rng: random.Random) -> ParamValue:
