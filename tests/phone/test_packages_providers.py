@@ -42,3 +42,31 @@ def test_pm_clear_of_the_telephony_provider_empties_sms(phone: PhoneHandle) -> N
     "pm clear com.android.providers.contacts", "adb install app.apk", "adb uninstall com.x"])
 def test_the_audit_counts_package_changes_as_state_changes(command: str) -> None:
     assert classify_command(command).kind == "state_change", command
+
+
+def test_the_phones_audit_shows_an_adb_install_as_a_change(running_phone: PhoneHandle) -> None:
+    """`adb install` reaches the phone as a push and a `pm install` shell line (adb 36 with the phone's
+    features); the audit records both, and the tamper verdict of the install is a state change."""
+    import importlib.resources
+    import json
+    from pathlib import Path
+
+    from console_client import ConsoleClient
+
+    from spa_bench.evaluation.tamper import classify_commands
+
+    running_phone.reset()
+    client = ConsoleClient(running_phone.phone.config.console_port)
+    assert client.cmd(f"auth {running_phone.phone.console_token}").endswith("OK\r\n")
+    mark = int(client.cmd("spa audit mark").split("\r\n")[0])
+    apk = Path(str(importlib.resources.files("uiautomator2") / "assets" / "app-uiautomator.apk"))
+    running_phone.adb.run("install", str(apk), serial=running_phone.serial)
+    running_phone.adb.run("uninstall", "com.github.uiautomator", serial=running_phone.serial)
+    lines = [json.loads(line) for line in client.cmd(f"spa audit since {mark}").split("\r\n")[:-2]]
+    client.close()
+    entries = [(e["channel"], e["command"]) for e in lines[:-1]]
+    assert ("push", "/data/local/tmp/app-uiautomator.apk") in entries, entries
+    shell = [command for channel, command in entries if channel == "shell"]
+    verdicts = {v.command: v.kind for v in classify_commands(shell)}
+    installs = [c for c in shell if "pm" in c and "install" in c]
+    assert installs and all(verdicts[c] == "state_change" for c in installs), verdicts
