@@ -23,6 +23,7 @@ from spa_bench.cli import report as report_cli
 from spa_bench.cli import results as results_cli
 from spa_bench.cli import run as run_cli
 from spa_bench.cli import serve_env as serve_env_cli
+from spa_bench.cli import studio as studio_cli
 from spa_bench.cli import tasks as tasks_cli
 from spa_bench.cli import worker as worker_cli
 from spa_bench.cli.common import console_err, state
@@ -41,6 +42,7 @@ app.command("report")(report_cli.report)
 app.command("evaluate")(evaluate_cli.evaluate)
 app.command("worker")(worker_cli.worker)
 app.command("serve-env")(serve_env_cli.serve_env)
+app.command("studio")(studio_cli.studio)
 app.add_typer(agents_cli.app, name="agents")
 app.add_typer(tasks_cli.app, name="tasks")
 app.add_typer(results_cli.app, name="results")

@@ -5,14 +5,13 @@ Playwright is missing; elsewhere they skip."""
 from __future__ import annotations
 
 import math
-import os
 import shutil
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import chromium_browser
 from conftest import INJECTED_TITLE, RealRun
 
 from spa_bench.evaluation.metrics import summarize
@@ -20,38 +19,7 @@ from spa_bench.report import write_report
 from spa_bench.report.build import ReportResult
 
 pytestmark = pytest.mark.usefixtures("adb_env")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps",
-                 "--disable-domain-reliability", "--metrics-recording-only"]
-
-
-def _chromium() -> str | None:
-    for name in ("chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    in_ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-    missing = None
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing = "playwright is not installed (pip install -e '.[dev]')"
-    executable = _chromium()
-    if missing is None and executable is None:
-        missing = "chromium is not installed (apt-get install chromium)"
-    if missing is not None:
-        if in_ci:
-            pytest.fail(f"browser tests cannot run in CI: {missing}")
-        pytest.skip(missing)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+browser = chromium_browser  # the module-scoped headless Chromium (tests/browser_helpers.py)
 
 
 @dataclass
