@@ -154,3 +154,14 @@ def _tap_first_field(phone: PhoneHandle) -> None:
     assert m is not None, dump
     x1, y1, x2, y2 = map(int, m.groups())
     phone.shell(f"input tap {(x1 + x2) // 2} {(y1 + y2) // 2}")
+
+
+def test_resolve_activity_names_the_launcher_alias_and_installed_components(phone: PhoneHandle) -> None:
+    brief = phone.shell("cmd package resolve-activity --brief com.android.camera2")
+    assert brief == ("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n"
+                     "com.android.camera2/com.android.camera.CameraLauncher\n")
+    assert phone.shell("pm resolve-activity --components -c android.intent.category.LAUNCHER "
+                       "com.android.settings") == "com.android.settings/.Settings\n"
+    assert phone.shell(f"pm resolve-activity --brief {PACKAGE}") == "No activity found\n"
+    phone.adb.text("install", str(u2_apk()), serial=phone.serial)
+    assert phone.shell(f"pm resolve-activity --components {PACKAGE}") == f"{PACKAGE}/.MainActivity\n"

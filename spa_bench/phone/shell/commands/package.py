@@ -153,6 +153,10 @@ def pm(args: list[str], ctx: CommandContext) -> int:
             state = {"enable": "enabled", "disable": "disabled", "disable-user": "disabled-user"}[verb]
             ctx.out(f"Package {target} new state: {state}\n")
         return 0
+    if verb == "resolve-activity":
+        from spa_bench.phone.shell.commands.pm_resolve import pm_resolve_activity  # it imports am's parser
+
+        return pm_resolve_activity(rest, ctx)
     if verb == "install":
         return pm_install(rest, ctx)
     if verb == "uninstall":
