@@ -165,3 +165,16 @@ def test_resolve_activity_names_the_launcher_alias_and_installed_components(phon
     assert phone.shell(f"pm resolve-activity --brief {PACKAGE}") == "No activity found\n"
     phone.adb.text("install", str(u2_apk()), serial=phone.serial)
     assert phone.shell(f"pm resolve-activity --components {PACKAGE}") == f"{PACKAGE}/.MainActivity\n"
+
+
+def test_the_preinstalled_adbkeyboard_can_be_uninstalled_like_a_user_app(phone: PhoneHandle) -> None:
+    ime = "com.android.adbkeyboard/.AdbIME"
+    assert "package:com.android.adbkeyboard\n" in phone.shell("pm list packages -3")
+    phone.shell(f"ime enable {ime}; ime set {ime}")
+    assert phone.shell("pm uninstall com.android.adbkeyboard") == "Success\n"
+    assert "adbkeyboard" not in phone.shell("pm list packages")
+    assert ime not in phone.shell("ime list -s -a")
+    assert phone.shell("settings get secure default_input_method").strip() == \
+        "com.android.inputmethod.latin/.LatinIME"
+    phone.reset()  # a snapshot brings it back, as it brings back everything else
+    assert "package:com.android.adbkeyboard\n" in phone.shell("pm list packages -3")

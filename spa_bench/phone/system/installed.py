@@ -92,6 +92,19 @@ class PackageStore:
     def get(self, package: str) -> InstalledApk | None:
         return self.all().get(package)
 
+    def removed(self) -> frozenset[str]:
+        """Preinstalled non-system packages (ADBKeyboard) the user uninstalled."""
+        path = self.fs.host_path(RECORD_PATH)
+        if not path.is_file():
+            return frozenset()
+        return frozenset(json.loads(path.read_text(encoding="utf-8")).get("removed_built_in", []))
+
+    def remove_built_in(self, package: str, keep_data: bool = False) -> None:
+        if not keep_data:
+            for storage in (f"/data/data/{package}", f"/data/user_de/0/{package}"):
+                shutil.rmtree(self.fs.host_path(storage), ignore_errors=True)
+        self._write(self.all(), self.removed() | {package})
+
     def install(self, apk: Path, session_path: str, options: InstallOptions,
                 built_in: dict[str, PackageInfo]) -> InstalledApk:
         """Install the APK at host path `apk`; `session_path` is what failure messages name
@@ -108,7 +121,7 @@ class PackageStore:
         stamp = self.now().strftime(TIME_FORMAT)
         record = InstalledApk(manifest, code_path, previous.first_install_time if previous else stamp, stamp,
                               options.grant_all or bool(previous and previous.granted_all))
-        self._write({**self.all(), manifest.package: record})
+        self._write({**self.all(), manifest.package: record}, self.removed() - {manifest.package})
         for storage in (f"/data/data/{manifest.package}", f"/data/user_de/0/{manifest.package}"):
             self.fs.host_path(storage).mkdir(parents=True, exist_ok=True)
         return record
@@ -122,14 +135,15 @@ class PackageStore:
         if not keep_data:
             for storage in (f"/data/data/{package}", f"/data/user_de/0/{package}"):
                 shutil.rmtree(self.fs.host_path(storage), ignore_errors=True)
-        self._write(records)
+        self._write(records, self.removed())
         return True
 
-    def _write(self, records: dict[str, InstalledApk]) -> None:
+    def _write(self, records: dict[str, InstalledApk], removed: frozenset[str]) -> None:
         path = self.fs.host_path(RECORD_PATH)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
-        body = {"packages": {name: records[name].to_json() for name in sorted(records)}}
+        body = {"packages": {name: records[name].to_json() for name in sorted(records)},
+                "removed_built_in": sorted(removed)}
         tmp.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
         tmp.replace(path)
         self._cache = None

@@ -62,10 +62,14 @@ class PackageManagerMixin:
             return record
 
     def uninstall_package(self, package: str, keep_data: bool = False) -> bool:
-        """`pm uninstall` of an installed APK; False when the package is not one."""
+        """`pm uninstall` of an installed APK or a preinstalled non-system app; False for anything else."""
         with self.lock:
             if not self.package_store.uninstall(package, keep_data):
-                return False
+                built_in = self.built_in_packages().get(package)
+                if built_in is None or built_in.system:
+                    return False
+                # a preinstalled user app (ADBKeyboard) goes as one the user installed would
+                self.package_store.remove_built_in(package, keep_data)
             self.tasks.remove(package)
             self.apps.pop(package, None)
             self._drop_input_methods(package)

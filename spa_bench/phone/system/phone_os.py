@@ -240,6 +240,8 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
         found = {a.info().name: a.info() for a in self.apps.values() if not getattr(a, "is_apk", False)}
         for p in SYSTEM_PACKAGES:
             found.setdefault(p.name, p)
+        for name in self.package_store.removed():  # preinstalled user apps the user uninstalled
+            found.pop(name, None)
         return found
 
     def _make_apk_app(self, record: InstalledApk) -> App:
