@@ -75,29 +75,32 @@ class PackageStore:
     def __init__(self, fs: VirtualFS, now: Callable[[], datetime]) -> None:
         self.fs = fs
         self.now = now
-        self._cache: tuple[float, dict[str, InstalledApk]] | None = None
+        self._cache: tuple[tuple[int, int, int], dict[str, InstalledApk], frozenset[str]] | None = None
 
     def all(self) -> dict[str, InstalledApk]:
+        return dict(self._load()[0])
+
+    def _load(self) -> tuple[dict[str, InstalledApk], frozenset[str]]:
+        """The record, re-read only when its file changed (packages() asks for it on every command)."""
         path = self.fs.host_path(RECORD_PATH)
         if not path.is_file():
-            return {}
-        stamp = path.stat().st_mtime_ns
+            return {}, frozenset()
+        st = path.stat()
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
         if self._cache is not None and self._cache[0] == stamp:
-            return dict(self._cache[1])
+            return self._cache[1], self._cache[2]
         raw = json.loads(path.read_text(encoding="utf-8"))
         found = {name: InstalledApk.from_json(rec) for name, rec in raw.get("packages", {}).items()}
-        self._cache = (stamp, found)
-        return dict(found)
+        removed = frozenset(str(name) for name in raw.get("removed_built_in", []))
+        self._cache = (stamp, found, removed)
+        return found, removed
 
     def get(self, package: str) -> InstalledApk | None:
         return self.all().get(package)
 
     def removed(self) -> frozenset[str]:
         """Preinstalled non-system packages (ADBKeyboard) the user uninstalled."""
-        path = self.fs.host_path(RECORD_PATH)
-        if not path.is_file():
-            return frozenset()
-        return frozenset(json.loads(path.read_text(encoding="utf-8")).get("removed_built_in", []))
+        return self._load()[1]
 
     def remove_built_in(self, package: str, keep_data: bool = False) -> None:
         if not keep_data:
