@@ -42,6 +42,14 @@ def test_adb_install_registers_the_manifest_and_uninstall_removes_it(phone: Phon
 
     dump = phone.shell(f"dumpsys package {PACKAGE}")
     assert "versionName=2.4.0" in dump and "versionCode=2004001 minSdk=19 targetSdk=32" in dump
+    # the resolver tables in IntentResolver.dump's layout, from the manifest's filters
+    activities = dump[dump.index("Activity Resolver Table:\n  Non-Data Actions:\n"):dump.index("Receiver")]
+    assert re.search(r"\n      android.intent.action.MAIN:\n        [0-9a-f]{7} com.github.uiautomator/"
+                     r"\.MainActivity filter [0-9a-f]{7}\n          Action: \"android.intent.action.MAIN\"\n"
+                     r"          Action: \"android.intent.action.VIEW\"\n"
+                     r"          Category: \"android.intent.category.LAUNCHER\"\n", activities), activities
+    services = dump[dump.index("Service Resolver Table:"):dump.index("Packages:")]
+    assert "mPriority=10000, mOrder=0" in services and "com.github.uiautomator/.AdbKeyboard" in services
 
     started = phone.shell(f"am start -n {PACKAGE}/.MainActivity")
     assert started == f"Starting: Intent {{ cmp={PACKAGE}/.MainActivity }}\n"

@@ -8,6 +8,7 @@ registered (its code never runs), and uninstalling a system app fails like on a 
 from __future__ import annotations
 
 from spa_bench.phone.api import PackageInfo
+from spa_bench.phone.shell.commands.pm_dump import launcher_table, resolver_tables
 from spa_bench.phone.shell.commands.pm_install import pm_install, pm_uninstall
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 from spa_bench.phone.system.access import package_uid
@@ -53,12 +54,14 @@ def dump_package(ctx: CommandContext, info: PackageInfo) -> str:
         installed = (record.first_install_time, record.last_update_time)
         if m.debuggable:
             flags = "DEBUGGABLE " + flags
+    if record is not None:
+        tables = resolver_tables(record.manifest)
+    else:
+        from spa_bench.phone.shell.commands.pm_resolve import launcher_entry  # it imports am's parser
+
+        tables = launcher_table(info, launcher_entry(info.name, activity)) if activity else []
     lines = [
-        "Activity Resolver Table:",
-        "  Non-Data Actions:",
-        "      android.intent.action.MAIN:",
-        f"        {_hash(info.name)} {info.name}/{activity} filter {_hash(activity)}" if activity else "",
-        "",
+        *tables,
         "Packages:",
         f"  Package [{info.name}] ({_hash(info.name)}):",
         f"    userId={package_uid(info.name)}",
