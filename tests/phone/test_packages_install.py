@@ -186,3 +186,26 @@ def test_the_preinstalled_adbkeyboard_can_be_uninstalled_like_a_user_app(phone: 
         "com.android.inputmethod.latin/.LatinIME"
     phone.reset()  # a snapshot brings it back, as it brings back everything else
     assert "package:com.android.adbkeyboard\n" in phone.shell("pm list packages -3")
+
+
+def test_uiautomator2_types_with_its_keyboard_once_installed(phone: PhoneHandle) -> None:
+    """uiautomator2 3.7 types with com.github.uiautomator/.AdbKeyboard when app-uiautomator.apk is
+    installed: it enables and selects it, then sends ADB_KEYBOARD_INPUT_TEXT and ADB_KEYBOARD_HIDE, each of
+    which must answer result=-1 (else it retries and falls back); clear_text sends ADB_KEYBOARD_CLEAR_TEXT."""
+    import uiautomator2 as u2
+
+    d = u2.connect(phone.device())
+    d.adb_device.install(str(u2_apk()), nolaunch=True, uninstall=True, silent=True)  # what _setup_ime does
+    assert d.is_input_ime_installed()
+    phone.shell("am start -n com.android.settings/.search.SearchActivity")
+    _tap_first_field(phone)
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        d.send_keys("你好")
+    assert not [w for w in caught if "failed" in str(w.message)]  # no fallback to set_text
+    assert d.current_ime() == f"{PACKAGE}/.AdbKeyboard"
+    assert d(textContains="你好").exists
+    d.clear_text()
+    assert not d(textContains="你好").exists
