@@ -14,6 +14,7 @@ import shutil
 import socket
 import tempfile
 import threading
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +25,7 @@ from spa_bench.errors import PhoneError, PortInUse
 from spa_bench.phone.adb import AdbServer, make_banner, phone_services
 from spa_bench.phone.adb.adbd import Adbd
 from spa_bench.phone.adb.audit import CommandAudit
+from spa_bench.phone.adb.connection import Handler
 from spa_bench.phone.api import Locale, PhoneConfig
 from spa_bench.phone.console import Console
 from spa_bench.phone.console_audit import audit_commands, console_recorder
@@ -35,6 +37,25 @@ from spa_bench.phone.vfs import VirtualFS
 if TYPE_CHECKING:
     from spa_bench.phone.shell import Shell
     from spa_bench.phone.system import PhoneOS
+
+class U2Port(Mapping[int, Handler]):
+    """`tcp:9008` while uiautomator2's server process runs (`ps` shows it; `kill` ends it and the port
+    then refuses connections, as a device's does, until a client's `app_process` starts it again)."""
+
+    def __init__(self, system: PhoneOS, u2: U2Server) -> None:
+        self.system, self.u2 = system, u2
+
+    def __getitem__(self, port: int) -> Handler:
+        if port != U2_PORT or self.system.processes.u2_server() is None:
+            raise KeyError(port)
+        return self.u2.handle_stream
+
+    def __iter__(self) -> Iterator[int]:
+        return iter([U2_PORT] if self.system.processes.u2_server() is not None else [])
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
+
 
 # adb servers probe 5555-5585 at start (emulator-5554 ...): automatic ports stay out of that range.
 ADB_PROBE_RANGE = range(5554, 5586)
@@ -182,8 +203,7 @@ class VirtualPhone:
             if automatic:  # the phone's own properties (ro.serialno) follow its port
                 system.config = replace(system.config, port=port)
             adb = AdbServer(port, make_banner(system.getprop()),
-                            phone_services(shell, fs, {U2_PORT: u2.handle_stream}, adbd, self.audit),
-                            name="adb")
+                            phone_services(shell, fs, U2Port(system, u2), adbd, self.audit), name="adb")
             adbd.on_restart = adb.drop_clients
             console = Console(port - 1, self.config.product, snapshots, on_kill=self._kill_from_console,
                               token_path=self.token_path, modem=PhoneModem(system),

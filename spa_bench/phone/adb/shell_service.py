@@ -17,6 +17,7 @@ import struct
 from collections.abc import Callable
 from typing import Protocol
 
+from spa_bench.phone.adb.shell_client import StreamClient
 from spa_bench.phone.adb.stream import Stream
 
 ID_STDIN, ID_STDOUT, ID_STDERR, ID_EXIT, ID_CLOSE_STDIN, ID_WINDOW_SIZE = 0, 1, 2, 3, 4, 5
@@ -42,7 +43,8 @@ class ShellOutput(Protocol):
 class ShellRunner(Protocol):
     """The phone's shell (spa_bench.phone.shell.Shell)."""
 
-    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> ShellOutput: ...
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"",
+            client: StreamClient | None = None) -> ShellOutput: ...
 
 
 def frame(kind: int, data: bytes) -> bytes:
@@ -93,7 +95,7 @@ def run_v1(stream: Stream, shell: ShellRunner, command: str, on_line: LineHook |
     if not command.strip():
         interactive(stream, shell, framed=False, tty=True, on_line=on_line)
         return
-    result = shell.run(command)
+    result = shell.run(command, client=StreamClient(stream, "v1"))  # what a command sent live is not here
     # one stream carries both, interleaved in write order (adbutils' shell2 needs its trailing marker last)
     combined = getattr(result, "output", b"")
     stream.write(combined if combined else result.stdout + result.stderr)
@@ -101,7 +103,7 @@ def run_v1(stream: Stream, shell: ShellRunner, command: str, on_line: LineHook |
 
 def run_exec(stream: Stream, shell: ShellRunner, command: str) -> None:
     """`exec:CMD` (exec-out/exec-in): like v1 but stdout only, and it may consume stdin."""
-    result = shell.run(command, lambda: collect_stdin_raw(stream))
+    result = shell.run(command, lambda: collect_stdin_raw(stream), client=StreamClient(stream, "exec"))
     if not stream.closed:
         stream.write(result.stdout)
 
@@ -113,7 +115,7 @@ def run_v2(stream: Stream, shell: ShellRunner, args: str, command: str,
     if not command.strip():
         interactive(stream, shell, framed=True, tty="pty" in args.split(","), on_line=on_line)
         return
-    result = shell.run(command, lambda: collect_stdin_v2(stream))
+    result = shell.run(command, lambda: collect_stdin_v2(stream), client=StreamClient(stream, "v2"))
     out = bytearray()
     for kind, data in ((ID_STDOUT, result.stdout), (ID_STDERR, result.stderr)):
         for start in range(0, len(data), FRAME_CHUNK):

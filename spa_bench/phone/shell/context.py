@@ -28,26 +28,59 @@ NOT_FOUND = "not found"
 StdinSource = bytes | Callable[[], bytes]
 
 
+class ClientLink(Protocol):
+    """The client at the other end of a command line's output (an `adb shell` stream). Commands that
+    keep running until the client hangs up (logcat without -d, a server started with app_process,
+    screenrecord) send to it as they go (`CommandContext.go_live`) and wait on `wait_gone`."""
+
+    @property
+    def interleaved(self) -> bool:
+        """True when stdout and stderr share one byte stream (shell v1), False when kept apart (v2)."""
+        ...
+
+    def send(self, fd: int, data: bytes) -> None:
+        """Deliver bytes of fd 1 or 2 now (StreamClosedError-like exceptions end the command)."""
+        ...
+
+    def wait_gone(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds; True once the client has closed its end."""
+        ...
+
+
 class Output:
     """A byte sink for a command's stdout or stderr; `discard` sinks are /dev/null. The shell's own
     stdout and stderr also append to one shared `terminal` list, which keeps the order in which the
-    two were written (what `adb shell` v1 shows on its single stream)."""
+    two were written (what `adb shell` v1 shows on its single stream). The shell's own outputs know
+    the line's `client` (when it has one); once `live`, their writes go to it at once, unbuffered."""
 
-    def __init__(self, discard: bool = False, terminal: list[bytes] | None = None) -> None:
+    def __init__(self, discard: bool = False, terminal: list[bytes] | None = None,
+                 client: ClientLink | None = None, fd: int = 1) -> None:
         self.discard = discard
         self.terminal = terminal
+        self.client = client
+        self.fd = fd
+        self.live = False
         self._chunks: list[bytes] = []
 
     def write(self, data: bytes | str) -> None:
         if self.discard:
             return
         chunk = data.encode("utf-8") if isinstance(data, str) else data
+        if self.live and self.client is not None:
+            self.client.send(self.fd, chunk)
+            return
         self._chunks.append(chunk)
         if self.terminal is not None:
             self.terminal.append(chunk)
 
     def getvalue(self) -> bytes:
         return b"".join(self._chunks)
+
+    def take(self) -> bytes:
+        """What was buffered so far, removed from the buffer."""
+        data = self.getvalue()
+        self._chunks.clear()
+        return data
 
 
 @dataclass
@@ -121,6 +154,37 @@ class CommandContext:
     def path(self, path: str) -> str:
         """Absolute virtual path of an argument."""
         return VirtualFS.normalize(path, self.state.cwd)
+
+    @property
+    def client(self) -> ClientLink | None:
+        """The client this command's stdout goes to unbuffered once it goes live; None when its output
+        is captured (a pipe, a file, `$(...)`) or the line has no client (then a command that would
+        run until the client hangs up prints what it has and returns)."""
+        return self.stdout.client
+
+    def go_live(self) -> ClientLink | None:
+        """Send what the line has written so far to the client, and every later write of the line's
+        stdout and stderr at once (a command that keeps running: logcat, a server). None: no client."""
+        client = self.stdout.client
+        if client is None or self.stdout.live:
+            return client
+        outputs = [o for o in (self.stdout, self.stderr) if o.client is client]
+        terminal = self.stdout.terminal
+        if client.interleaved and terminal is not None:
+            data = b"".join(terminal)
+            for o in outputs:
+                o.take()
+            if data:
+                client.send(1, data)
+        else:
+            for o in outputs:
+                if data := o.take():
+                    client.send(o.fd, data)
+        if terminal is not None:
+            terminal.clear()
+        for o in outputs:
+            o.live = True
+        return client
 
     def out(self, data: bytes | str) -> None:
         self.stdout.write(data)

@@ -17,6 +17,7 @@ from spa_bench.phone.shell.commands import builtin_commands
 from spa_bench.phone.shell.context import (
     NOT_FOUND,
     SHELL_NAME,
+    ClientLink,
     CommandContext,
     CommandFn,
     Output,
@@ -88,10 +89,14 @@ class Shell:
         self.properties: dict[str, str] = {}  # setprop values the PhoneSystem does not keep itself
 
     # -- public -----------------------------------------------------------------------------------
-    def run(self, command: str, stdin: StdinSource = b"") -> ShellResult:
+    def run(self, command: str, stdin: StdinSource = b"",
+            client: ClientLink | None = None) -> ShellResult:
+        """Run one command line. With a `client` (the adb stream it came on), a command that keeps
+        running may send its output as it goes; what it sent that way is not in the result again."""
         state = ShellState(variables=dict(DEFAULT_ENV), exported=set(DEFAULT_ENV))
         terminal: list[bytes] = []
-        stdout, stderr = Output(terminal=terminal), Output(terminal=terminal)
+        stdout = Output(terminal=terminal, client=client, fd=1)
+        stderr = Output(terminal=terminal, client=client, fd=2)
         code = self._run_source(command, state, stdin, stdout, stderr)
         return ShellResult(stdout.getvalue(), stderr.getvalue(), code, b"".join(terminal))
 

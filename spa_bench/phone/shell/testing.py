@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import io
 import threading
+from datetime import datetime
 from pathlib import Path
 
 from PIL import Image
 
 from spa_bench.phone.api import DumpMode, PackageInfo, PhoneConfig, ProviderError, ProviderRow
+from spa_bench.phone.system.logd import LogBuffer
+from spa_bench.phone.system.processes import ProcessTable
 from spa_bench.phone.touch import Gesture, TouchAction
 from spa_bench.phone.vfs import VirtualFS
 
@@ -58,6 +61,8 @@ class FakePhone:
         self.props = {"ro.product.model": self.config.model, "ro.build.version.sdk": "34",
                       "ro.build.version.release": "14", "persist.sys.locale": "en-US"}
         self.broadcast_result = (0, "")
+        self.logd = LogBuffer(lambda: datetime(2026, 1, 15, 9, 30))
+        self.processes = ProcessTable()
 
     # screen
     def screen_size(self) -> tuple[int, int]:

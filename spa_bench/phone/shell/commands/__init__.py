@@ -13,9 +13,11 @@ def builtin_commands() -> dict[str, CommandFn]:
         dumpsys,
         files,
         input,
+        logs,
         misc,
         package,
         privileges,
+        processes,
         service,
         settings,
         sqlite,
@@ -25,7 +27,7 @@ def builtin_commands() -> dict[str, CommandFn]:
 
     table: dict[str, CommandFn] = {}
     modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service,
-               privileges, misc)
+               privileges, misc, logs, processes)
     for module in modules:
         for name, fn in module.TABLE.commands.items():
             if name in table:

@@ -1,5 +1,5 @@
-"""System odds and ends: getprop, setprop, date, sleep, id, whoami, env, uname, ps, pidof, log, logcat,
-reboot, app_process, getenforce.
+"""System odds and ends: getprop, setprop, date, sleep, id, whoami, env, uname, reboot, getenforce.
+(Processes - ps, pidof, kill, app_process - are in `processes`, the log - log, logcat - in `logs`.)
 
 `getprop` prints every property as `[name]: [value]` (adbutils reads single names, agents grep the
 list). `setprop persist.sys.locale` goes to the system's locale setting, `setprop
@@ -13,9 +13,7 @@ import datetime
 import re
 import time
 
-from spa_bench.phone.shell.commands.ids import LAUNCHER_PACKAGE, pid_of
 from spa_bench.phone.shell.context import CommandContext, CommandTable
-from spa_bench.phone.shell.expand import SHELL_PID
 
 TABLE = CommandTable()
 command = TABLE.command
@@ -182,61 +180,6 @@ def uname(args: list[str], ctx: CommandContext) -> int:
     return 0
 
 
-def _processes(ctx: CommandContext) -> list[tuple[str, int, int, str]]:
-    """(user, pid, ppid, name) of the phone's notable processes: system ones and running apps."""
-    running = getattr(ctx.system, "running_packages", None)
-    apps = list(running()) if callable(running) else []
-    focus = ctx.system.current_focus()[0]
-    for pkg in (LAUNCHER_PACKAGE, focus):
-        if pkg not in apps:
-            apps.append(pkg)
-    procs = [("root", 1, 0, "init"), ("root", 2, 0, "[kthreadd]"), ("root", 380, 1, "zygote64"),
-             ("system", 600, 380, "system_server"), ("u0_a100", pid_of("com.android.systemui"), 380,
-                                                     "com.android.systemui")]
-    for n, pkg in enumerate(apps):
-        if pkg != "com.android.systemui":
-            procs.append((f"u0_a{110 + n}", pid_of(pkg), 380, pkg))
-    return procs
-
-
-@command("ps")
-def ps(args: list[str], ctx: CommandContext) -> int:
-    every = any(a in ("-A", "-e", "-ef", "-Af") for a in args)
-    procs = _processes(ctx) if every else []
-    procs += [("shell", SHELL_PID, 1, "sh"), ("shell", SHELL_PID + 1, SHELL_PID, "ps")]
-    names = [a for a in args if not a.startswith("-")]
-    ctx.out("USER           PID  PPID     VSZ    RSS WCHAN            ADDR S NAME                       \n")
-    for user, pid, ppid, name in procs:
-        if names and name not in names:
-            continue
-        ctx.out(f"{user:<10}{pid:>7}{ppid:>6} {'2163740':>7} {'98304':>6} {'do_epoll_wait':<16} "
-                f"{'0':>4} S {name}\n")
-    return 0
-
-
-@command("pidof")
-def pidof(args: list[str], ctx: CommandContext) -> int:
-    pids = [str(pid) for _, pid, _, name in _processes(ctx) if name in args]
-    if not pids:
-        return 1
-    ctx.out(" ".join(pids) + "\n")
-    return 0
-
-
-@command("log", "logwrapper")
-def log(args: list[str], ctx: CommandContext) -> int:
-    return 0
-
-
-@command("logcat")
-def logcat(args: list[str], ctx: CommandContext) -> int:
-    """The phone keeps no log buffer: `-c` succeeds, dumps are empty."""
-    if any(a in ("-c", "--clear", "-g") for a in args):
-        return 0
-    ctx.out("--------- beginning of main\n")
-    return 0
-
-
 @command("reboot")
 def reboot(args: list[str], ctx: CommandContext) -> int:
     ctx.err("reboot: Operation not permitted\n")
@@ -247,15 +190,3 @@ def reboot(args: list[str], ctx: CommandContext) -> int:
 def getenforce(args: list[str], ctx: CommandContext) -> int:
     ctx.out("Enforcing\n")
     return 0
-
-
-@command("app_process", "app_process64", "dalvikvm")
-def app_process(args: list[str], ctx: CommandContext) -> int:
-    """No Java runs here (uiautomator2's server is built into the phone), so a class never loads."""
-    cls = next((a for a in args[1:] if not a.startswith("-") and not a.startswith("/")), "")
-    classpath = ctx.env.get("CLASSPATH", "")
-    if classpath and not ctx.fs.exists(classpath, ctx.cwd):
-        ctx.err(f"Unable to open '{classpath}': No such file or directory\n")
-    ctx.err(f"Error: Could not find class '{cls}'\n" if cls else
-            "Error: no class name or --zygote supplied.\n")
-    return 1

@@ -1,0 +1,318 @@
+"""Processes: ps, pidof, kill, and app_process (which starts the uiautomator2 server).
+
+`ps` prints as toybox does on Android: the default columns USER PID PPID VSZ RSS WCHAN ADDR S NAME
+(toybox's Android default), `-o` picks columns, `-A`/`-e` every process, `-u`/`-p`/`-P` select by user,
+pid or parent. Widths follow toybox's show_ps: a field that overflows its width pushes the line right
+and the next fields with room to spare take the overflow back; the last left-aligned field is not
+padded (the header is). Without a selection toybox shows the processes of ps's own terminal; an adb
+shell command has none, so that is every process without a terminal: all of them here.
+
+What runs: the system's own processes (init, zygote64, system_server, adbd ...), one process per app
+with a task (the stable pid of `ids.pid_of`, which `dumpsys activity top` shows too), the shell and
+the long-running processes of `spa_bench.phone.system.processes` (the uiautomator2 server, a logcat
+that follows the log). Numbers a virtual phone has no source for (VSZ, RSS, WCHAN) are fixed
+plausible values per kind of process.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from spa_bench.phone.shell.commands.ids import LAUNCHER_PACKAGE, pid_of
+from spa_bench.phone.shell.context import CommandContext, CommandTable, UsageError, parse_options
+from spa_bench.phone.shell.expand import SHELL_PID
+from spa_bench.phone.system.processes import SIGKILL, SIGTERM, U2_SERVER_CLASS, Process, ProcessTable
+
+TABLE = CommandTable()
+command = TABLE.command
+
+ADBD_PID, ZYGOTE_PID, SYSTEM_SERVER_PID = 342, 380, 600
+SYSTEMUI = "com.android.systemui"
+SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "KILL": SIGKILL, "USR1": 10, "USR2": 12, "TERM": SIGTERM,
+           "CONT": 18, "STOP": 19}
+EXIT_BY_SIGNAL = 128  # a shell reports a command killed by signal N as exit status 128+N
+
+
+@dataclass(frozen=True)
+class PsRow:
+    user: str
+    uid: int
+    pid: int
+    ppid: int
+    vsz: int
+    rss: int
+    wchan: str
+    state: str
+    argv: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return self.argv[0].rsplit("/", 1)[-1] if self.argv else ""
+
+
+def process_table(ctx: CommandContext) -> ProcessTable | None:
+    table = getattr(ctx.system, "processes", None)
+    return table if isinstance(table, ProcessTable) else None
+
+
+def _app_user(package: str) -> tuple[str, int]:
+    """An app's uid, u0_aNN (10000 + NN), stable per package like its pid."""
+    n = pid_of(package) % 200 + 100
+    return f"u0_a{n}", 10000 + n
+
+
+def processes(ctx: CommandContext) -> list[PsRow]:
+    """Every process of the phone, by pid."""
+    adbd_user = ("root", 0) if ctx.system.adb_root else ("shell", 2000)
+    rows = [PsRow("root", 0, 1, 0, 10782796, 9436, "do_epoll_wait", "S", ("/system/bin/init",)),
+            PsRow("root", 0, 2, 0, 0, 0, "kthreadd", "S", ("[kthreadd]",)),
+            PsRow("logd", 1036, 290, 1, 10850672, 5488, "__do_sys_rt_sigtimedwait", "S",
+                  ("/system/bin/logd",)),
+            PsRow(adbd_user[0], adbd_user[1], ADBD_PID, 1, 10904276, 6512, "do_epoll_wait", "S",
+                  ("/apex/com.android.adbd/bin/adbd", "--root_seclabel=u:r:su:s0")),
+            PsRow("root", 0, ZYGOTE_PID, 1, 16145460, 111976, "do_sys_poll", "S", ("zygote64",)),
+            PsRow("system", 1000, SYSTEM_SERVER_PID, ZYGOTE_PID, 20281500, 278204, "do_epoll_wait", "S",
+                  ("system_server",))]
+    apps = [SYSTEMUI, LAUNCHER_PACKAGE]
+    apps += [p for p, _activity in ctx.system.recent_tasks() if p not in apps]
+    focus = ctx.system.current_focus()[0]
+    if focus not in apps:
+        apps.append(focus)
+    for package in apps:
+        user, uid = _app_user(package)
+        rows.append(PsRow(user, uid, pid_of(package), ZYGOTE_PID, 16923524, 143584, "do_epoll_wait", "S",
+                          (package,)))
+    table = process_table(ctx)
+    for proc in table.running() if table is not None else []:
+        rows.append(PsRow(proc.user, proc.uid, proc.pid, proc.ppid, 13108232, 98304, "do_sys_poll", "S",
+                          proc.argv))
+    rows.append(PsRow("shell", 2000, SHELL_PID, ADBD_PID, 10846508, 3916, "do_wait", "S",
+                      ("/system/bin/sh", "-c")))
+    return sorted(rows, key=lambda r: r.pid)
+
+
+# -- ps ---------------------------------------------------------------------------------------------
+# (title, width: negative = left-aligned, value)
+_FIELDS: dict[str, tuple[int, Callable[[PsRow], str]]] = {
+    "USER": (-12, lambda r: r.user), "UID": (5, lambda r: str(r.uid)), "PID": (5, lambda r: str(r.pid)),
+    "PPID": (5, lambda r: str(r.ppid)), "VSZ": (7, lambda r: str(r.vsz)), "RSS": (6, lambda r: str(r.rss)),
+    "WCHAN": (-16, lambda r: r.wchan), "ADDR": (4, lambda r: "0"), "S": (-1, lambda r: r.state),
+    "NAME": (-27, lambda r: r.name), "COMM": (-15, lambda r: r.name[:15]),
+    "CMD": (-27, lambda r: r.name), "ARGS": (-27, lambda r: " ".join([r.name, *r.argv[1:]])),
+    "CMDLINE": (-27, lambda r: " ".join(r.argv)), "COMMAND": (-27, lambda r: r.argv[0] if r.argv else ""),
+    "TIME": (8, lambda r: "00:00:00"), "PRI": (3, lambda r: "19"), "NI": (3, lambda r: "0"),
+    "LABEL": (-30, lambda r: "u:r:shell:s0" if r.user == "shell" else "u:r:untrusted_app:s0"),
+}
+_ALIASES = {"VSIZE": "VSZ", "UNAME": "USER", "NICE": "NI"}
+DEFAULT_FIELDS = "USER,PID,PPID,VSZ,RSS,WCHAN,ADDR,S,NAME"
+
+
+def _columns(spec: str) -> list[tuple[str, int, Callable[[PsRow], str]]]:
+    cols = []
+    for item in (s for s in re.split(r"[,\s]+", spec) if s):
+        name, _, title = item.partition("=")
+        name, _, width_text = name.partition(":")
+        key = _ALIASES.get(name.upper(), name.upper())
+        if key not in _FIELDS:
+            raise UsageError(f"bad -o {item}")
+        width, value = _FIELDS[key]
+        if width_text:
+            if not width_text.isdigit():
+                raise UsageError(f"bad -o {item}")
+            width = int(width_text) * (-1 if width < 0 else 1)
+        cols.append((title or key, width, value))
+    return cols
+
+
+def format_table(cols: list[tuple[str, int, Callable[[PsRow], str]]], rows: list[PsRow],
+                 header: bool = True) -> str:
+    """toybox's show_ps: overflow carried right and taken back by fields with room to spare."""
+    lines = []
+    if header:
+        lines.append(" ".join(f"{t:<{-w}}" if w < 0 else f"{t:>{w}}" for t, w, _ in cols))
+    for row in rows:
+        out, extra = [], 0
+        for n, (_t, w, value) in enumerate(cols):
+            text = value(row)
+            width = abs(w)
+            if len(text) > width:
+                extra += len(text) - width
+                width = len(text)
+            elif extra and len(text) < width:
+                give = min(width - len(text), extra)
+                width -= give
+                extra -= give
+            if n == len(cols) - 1 and w < 0:
+                out.append(text)  # the last left-aligned field is not padded
+            else:
+                out.append(f"{text:<{width}}" if w < 0 else f"{text:>{width}}")
+        lines.append(" ".join(out))
+    return "".join(line + "\n" for line in lines)
+
+
+def _users(spec: str) -> set[str]:
+    return {u for u in re.split(r"[,\s]+", spec) if u}
+
+
+def _ints(spec: str, flag: str) -> set[int]:
+    values = {v for v in re.split(r"[,\s]+", spec) if v}
+    if not all(v.isdigit() for v in values):
+        raise UsageError(f"bad -{flag} '{spec}'")
+    return {int(v) for v in values}
+
+
+@command("ps")
+def ps(args: list[str], ctx: CommandContext) -> int:
+    opts = parse_options(args, flags="AadeflnwZTM", valued="oOupPkgGst")
+    rows = processes(ctx)
+    selected: list[Callable[[PsRow], bool]] = []
+    if "u" in opts.values:
+        names = _users(opts.values["u"])
+        selected.append(lambda r: r.user in names or str(r.uid) in names)
+    if "p" in opts.values or opts.args:
+        pids = _ints(opts.values.get("p", ""), "p") | _ints(",".join(opts.args), "p")
+        selected.append(lambda r: r.pid in pids)
+    if "P" in opts.values:
+        parents = _ints(opts.values["P"], "P")
+        selected.append(lambda r: r.ppid in parents)
+    if selected:
+        rows = [r for r in rows if any(match(r) for match in selected)]
+    spec = opts.values.get("o") or DEFAULT_FIELDS
+    if "O" in opts.values:
+        spec = DEFAULT_FIELDS.rsplit(",", 1)[0] + "," + opts.values["O"] + ",NAME"
+    if "Z" in opts:
+        spec = "LABEL," + spec
+    ctx.out(format_table(_columns(spec), rows))
+    return 0
+
+
+@command("pidof")
+def pidof(args: list[str], ctx: CommandContext) -> int:
+    """pidof NAME...: the pids whose process name (or argv[0]) is NAME, newest first as toybox lists."""
+    opts = parse_options(args, flags="sx", valued="o")
+    omit = _ints(opts.values.get("o", ""), "o")
+    found = [r.pid for r in reversed(processes(ctx))
+             if (r.name in opts.args or (r.argv and r.argv[0] in opts.args)) and r.pid not in omit]
+    if "s" in opts:
+        found = found[:1]
+    if not found:
+        return 1
+    ctx.out(" ".join(str(p) for p in found) + "\n")
+    return 0
+
+
+# -- kill -------------------------------------------------------------------------------------------
+def _signal(text: str) -> int | None:
+    name = text.upper().removeprefix("SIG")
+    if name.isdigit():
+        return int(name)
+    return SIGNALS.get(name)
+
+
+@command("kill")
+def kill(args: list[str], ctx: CommandContext) -> int:
+    """toybox kill [-s SIGNAL | -SIGNAL] PID...: the shell user may signal only its own processes."""
+    if args and args[0] == "-l":
+        ctx.out("".join(f"{n:>2}) SIG{name}\n" for name, n in sorted(SIGNALS.items(), key=lambda kv: kv[1])))
+        return 0
+    sig = SIGTERM
+    rest = list(args)
+    if rest and rest[0] == "-s" and len(rest) > 1:
+        value = _signal(rest[1])
+        if value is None:
+            return ctx.fail(f"unknown signal '{rest[1]}'")
+        sig, rest = value, rest[2:]
+    elif rest and rest[0].startswith("-") and rest[0] != "--" and len(rest[0]) > 1:
+        value = _signal(rest[0][1:])
+        if value is None:
+            return ctx.fail(f"unknown signal '{rest[0][1:]}'")
+        sig, rest = value, rest[1:]
+    if rest and rest[0] == "--":
+        rest = rest[1:]
+    if not rest:
+        ctx.err("usage: kill [-l [SIGNAL] | -s SIGNAL | -SIGNAL] PID...\n")
+        return 1
+    status = 0
+    by_pid = {r.pid: r for r in processes(ctx)}
+    for text in rest:
+        row = by_pid.get(int(text)) if text.isdigit() else None
+        if not text.isdigit():
+            ctx.fail(f"unknown pid '{text}'")
+            status = 1
+        elif row is None:
+            ctx.fail(f"{text}: No such process")
+            status = 1
+        elif not _may_signal(ctx, row):
+            ctx.fail(f"{text}: Operation not permitted")
+            status = 1
+        elif sig:
+            _deliver(ctx, row, sig)
+    return status
+
+
+def _may_signal(ctx: CommandContext, row: PsRow) -> bool:
+    """Root signals anything but the phone's core processes, which the virtual phone keeps running;
+    the shell user only its own processes (same uid), as the kernel allows."""
+    core = row.pid < 1000 or row.pid == SHELL_PID
+    if ctx.root:
+        return not core
+    return row.uid == 2000 and not core
+
+
+def _deliver(ctx: CommandContext, row: PsRow, sig: int) -> None:
+    if sig in (18, 19):  # CONT / STOP: a stopped process is not modelled; the signal is accepted
+        return
+    table = process_table(ctx)
+    proc = table.get(row.pid) if table is not None else None
+    if proc is not None and table is not None:
+        table.end(proc, sig)
+    elif row.uid >= 10000 and row.name != SYSTEMUI:
+        ctx.system.force_stop(row.name)  # an app's process died: its activities go with it
+
+
+# -- app_process -----------------------------------------------------------------------------------
+SERVER_BANNER = "[server] INFO: [UiAutomator2Server] Starting Server\n"
+ALREADY_REGISTERED = ("java.lang.IllegalStateException: UiAutomationService android.accessibilityservice."
+                      "IAccessibilityServiceClient$Stub$Proxy@5deffd5already registered!\n")
+
+
+def run_while_connected(ctx: CommandContext, proc: Process, table: ProcessTable,
+                        step: Callable[[], bool] | None = None, poll_s: float = 0.2) -> int:
+    """Keep `proc` running until its client hangs up or it is killed; `step` (when given) does the
+    process's work, waiting a little itself, and returns False when the process is done by itself.
+    The exit status is the shell's for a process killed by a signal (128 + N), else 0."""
+    client = ctx.go_live()
+    try:
+        while proc.running and client is not None:
+            if step is None:
+                if client.wait_gone(poll_s):
+                    break
+            elif not step() or client.wait_gone(0.0):
+                break
+    finally:
+        table.end(proc)
+    return EXIT_BY_SIGNAL + proc.exit_signal if proc.exit_signal else 0
+
+
+@command("app_process", "app_process64", "dalvikvm")
+def app_process(args: list[str], ctx: CommandContext) -> int:
+    """No Java runs here. The uiautomator2 server's class is the phone's built-in server: it runs as long
+    as the client keeps the stream open (u2 3.7 closes it to stop the server) or until killed. Any other
+    class never loads."""
+    cls = next((a for a in args[1:] if not a.startswith("-") and not a.startswith("/")), "")
+    classpath = ctx.env.get("CLASSPATH", "")
+    if classpath and not ctx.fs.exists(classpath, ctx.cwd):
+        ctx.err(f"Unable to open '{classpath}': No such file or directory\n")
+    elif cls == U2_SERVER_CLASS and (table := process_table(ctx)) is not None:
+        if table.u2_server() is not None:
+            ctx.err(SERVER_BANNER + ALREADY_REGISTERED)
+            return 1
+        proc = table.spawn((ctx.name, *args), ppid=SHELL_PID, uid=0 if ctx.root else 2000,
+                           user="root" if ctx.root else "shell")
+        ctx.out(SERVER_BANNER)
+        return run_while_connected(ctx, proc, table)
+    ctx.err(f"Error: Could not find class '{cls}'\n" if cls else
+            "Error: no class name or --zygote supplied.\n")
+    return 1
