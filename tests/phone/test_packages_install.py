@@ -209,3 +209,17 @@ def test_uiautomator2_types_with_its_keyboard_once_installed(phone: PhoneHandle)
     assert d(textContains="你好").exists
     d.clear_text()
     assert not d(textContains="你好").exists
+
+
+def test_contacts_aliases_start_people_and_a_private_alias_is_refused(phone: PhoneHandle) -> None:
+    """AOSP Contacts' ContactsFrontDoor and DialtactsContactsEntryActivity (exported) open PeopleActivity;
+    ContactsListActivity (no filter, no android:exported) is not exported: the shell is refused."""
+    for alias in ("com.android.contacts/.activities.ContactsFrontDoor",
+                  "com.android.contacts/.DialtactsContactsEntryActivity"):
+        phone.shell("input keyevent HOME")
+        assert phone.shell(f"am start -n {alias}") == f"Starting: Intent {{ cmp={alias} }}\n"
+        assert "com.android.contacts.activities.PeopleActivity" in phone.shell("dumpsys window windows")
+    refused = phone.adb.run("shell", "am start -n com.android.contacts/.ContactsListActivity",
+                            serial=phone.serial, check=False)
+    assert "java.lang.SecurityException: Permission Denial: starting Intent { flg=0x10000000 " \
+           "cmp=com.android.contacts/.ContactsListActivity }" in refused.stderr.decode()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 from spa_bench.phone.api import Component, Locale, PackageInfo, PhoneConfig
 from spa_bench.phone.i18n import CONTENT_COUNTRIES, locale_tag
@@ -55,12 +56,27 @@ SYSTEM_PACKAGES: tuple[PackageInfo, ...] = (
 )
 
 
-# <activity-alias> entries of the built-in apps' AOSP manifests: (package, alias) -> target activity.
-# Camera2 declares its launcher entry as the alias CameraLauncher of CameraActivity; clients start it by
-# the alias (AndroidWorld's adb_utils: com.android.camera2/com.android.camera.CameraLauncher).
-ACTIVITY_ALIASES: dict[tuple[str, str], str] = {
-    ("com.android.camera2", "com.android.camera.CameraLauncher"): "com.android.camera.CameraActivity",
-}
+# <activity-alias> entries of the built-in apps' AOSP manifests: (package, alias, target, exported).
+# Camera2 declares its launcher entry as the alias CameraLauncher of CameraActivity, which clients start
+# by name (AndroidWorld's adb_utils); Contacts keeps three names of its main screen for old callers,
+# one of them without a filter or android:exported, so not exported.
+ALIASES: tuple[tuple[str, str, str, bool], ...] = (
+    ("com.android.camera2", "com.android.camera.CameraLauncher", "com.android.camera.CameraActivity", True),
+    ("com.android.contacts", "com.android.contacts.ContactsListActivity",
+     "com.android.contacts.activities.PeopleActivity", False),
+    ("com.android.contacts", "com.android.contacts.activities.ContactsFrontDoor",
+     "com.android.contacts.activities.PeopleActivity", True),
+    ("com.android.contacts", "com.android.contacts.DialtactsContactsEntryActivity",
+     "com.android.contacts.activities.PeopleActivity", True),
+)
+ACTIVITY_ALIASES: dict[tuple[str, str], str] = {(pkg, alias): target for pkg, alias, target, _ in ALIASES}
+
+
+def with_aliases(info: PackageInfo) -> PackageInfo:
+    """A built-in package with its activity-aliases among its components (for am's exported check)."""
+    extra = tuple(Component("activity", alias, exported) for pkg, alias, _t, exported in ALIASES
+                  if pkg == info.name)
+    return replace(info, components=info.components + extra) if extra else info
 
 
 def build_id(config: PhoneConfig) -> str:

@@ -32,7 +32,7 @@ from spa_bench.phone.system.keyboard import ImeState
 from spa_bench.phone.system.location import LocationService
 from spa_bench.phone.system.logd import LogBuffer
 from spa_bench.phone.system.package_manager import PackageManagerMixin
-from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties
+from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties, with_aliases
 from spa_bench.phone.system.processes import ProcessTable
 from spa_bench.phone.system.providers import (
     ProviderRegistry,
@@ -237,7 +237,8 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
             return [found[n] for n in sorted(found)]
 
     def built_in_packages(self) -> dict[str, PackageInfo]:
-        found = {a.info().name: a.info() for a in self.apps.values() if not getattr(a, "is_apk", False)}
+        found = {a.info().name: with_aliases(a.info()) for a in self.apps.values()
+                 if not getattr(a, "is_apk", False)}
         for p in SYSTEM_PACKAGES:
             found.setdefault(p.name, p)
         for name in self.package_store.removed():  # preinstalled user apps the user uninstalled

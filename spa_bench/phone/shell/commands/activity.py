@@ -200,8 +200,6 @@ def am_start(args: list[str], ctx: CommandContext, verb: str = "start") -> int:
                 f"{intent.describe(intent.flags | FLAG_ACTIVITY_NEW_TASK)}\n")
         return 255
     package, activity, screen_args = target
-    if activity is not None:  # an activity-alias starts its target (the intent keeps the alias)
-        activity = ACTIVITY_ALIASES.get((package, activity), activity)
     ctx.out(f"Starting: {intent.describe()}\n")
     info = _package(ctx, package)
     if intent.component and activity is not None and info is not None and not ctx.root:
@@ -210,6 +208,8 @@ def am_start(args: list[str], ctx: CommandContext, verb: str = "start") -> int:
         if refusal is not None:
             ctx.err(refusal)
             return 255
+    if activity is not None:  # an activity-alias starts its target (the intent keeps the alias)
+        activity = ACTIVITY_ALIASES.get((package, activity), activity)
     if opts.stop_first:
         ctx.system.force_stop(package)
     before = ctx.system.current_focus()
