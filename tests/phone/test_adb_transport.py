@@ -326,7 +326,7 @@ def test_malformed_and_abrupt_clients_do_not_kill_device(device: Device, adb_cli
 
     unknown = RawHost(port)
     unknown.connect()
-    unknown.send(A_OPEN, 3, 0, b"framebuffer:\0")
+    unknown.send(A_OPEN, 3, 0, b"no-such-service:\0")
     refused = unknown.recv()
     assert refused is not None
     assert refused.command == A_CLSE

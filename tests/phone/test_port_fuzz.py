@@ -355,8 +355,7 @@ def test_adb_tcp_and_local_services_reach_nothing_on_the_host(target: Target, ba
     services = [f"tcp:{p}" for p in (22, 80, 5037, target.adb_port, target.console_port, target.u2_port, 0,
                                       65535, 99999)]
     services += ["tcp:-1", "tcp:127.0.0.1:22", "tcp:localhost", "localfilesystem:/tmp/x",
-                 "localabstract:adbd", "localreserved:x", "dev:/dev/null", "jdwp:1",
-                 "reverse:forward:tcp:9999;tcp:9008"]
+                 "localabstract:adbd", "localreserved:x", "dev:/dev/null", "jdwp:1"]
     try:
         for local, service in enumerate(services, start=1):
             host.send(A_OPEN, local, 0, service.encode() + b"\0")
@@ -368,6 +367,11 @@ def test_adb_tcp_and_local_services_reach_nothing_on_the_host(target: Target, ba
         while (p := host.recv()) is not None and p.arg1 != 100:
             pass
         assert p is not None and p.command == A_OKAY
+        # `adb reverse` is installed (adbd answers OKAY) but opens nothing towards the host by itself
+        host.send(A_OPEN, 101, 0, b"reverse:forward:tcp:9999;tcp:22\0")
+        while (p := host.recv()) is not None and p.command != A_WRTE:
+            assert p.command != A_OPEN, p
+        assert p is not None and p.payload == b"OKAY"
     finally:
         host.close()
 

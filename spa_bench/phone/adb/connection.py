@@ -35,6 +35,7 @@ from spa_bench.phone.adb.stream import Stream, StreamClosedError
 log = logging.getLogger(__name__)
 
 HANDSHAKE_TIMEOUT_S = 10.0
+OPEN_TIMEOUT_S = 10.0  # how long a stream the device OPENs waits for the host's answer
 Handler = Callable[[Stream], None]
 Resolver = Callable[[str], Handler | None]
 
@@ -42,8 +43,10 @@ Resolver = Callable[[str], Handler | None]
 class AdbConnection:
     """Speaks the device side of the ADB transport on one accepted socket."""
 
-    def __init__(self, sock: socket.socket, banner: bytes, resolve: Resolver, name: str = "adb") -> None:
+    def __init__(self, sock: socket.socket, banner: bytes, resolve: Resolver, name: str = "adb",
+                 serial: str = "") -> None:
         self.sock = sock
+        self.serial = serial  # adbd's name for this host (`host-FD` for TCP), as `reverse --list` shows
         self.banner = banner
         self.resolve = resolve
         self.name = name
@@ -55,6 +58,8 @@ class AdbConnection:
         self._ids = itertools.count(1)
         self._dead = False
         self._connected = False
+        self._close_callbacks: list[Callable[[], None]] = []
+        self._ended = False  # close() ran its callbacks: a later one runs at once
 
     # -- sending --------------------------------------------------------------------------------------
     def send(self, packet: Packet) -> None:
@@ -91,6 +96,27 @@ class AdbConnection:
         finally:
             self.close()
 
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Call `callback` once when this connection ends (adbd's transport disconnect hooks)."""
+        with self._streams_lock:
+            if not self._ended:
+                self._close_callbacks.append(callback)
+                return
+        callback()
+
+    def open_to_host(self, service: str) -> Stream:
+        """A stream the device OPENs to the host (what `adb reverse` carries); StreamClosedError when
+        the host refuses it or does not answer within OPEN_TIMEOUT_S."""
+        local_id = next(self._ids)
+        stream = Stream(self.send, local_id, 0, self.max_payload, on_closed=self._on_stream_closed, link=self)
+        with self._streams_lock:
+            self._streams[local_id] = stream
+        self.send(Packet(A_OPEN, local_id, 0, service.encode() + b"\0"))
+        if not stream.wait_accepted(OPEN_TIMEOUT_S):
+            stream.close()
+            raise StreamClosedError(f"the host did not accept {service!r}")
+        return stream
+
     def close(self) -> None:
         with self._send_lock:
             self._dead = True
@@ -99,6 +125,10 @@ class AdbConnection:
             self._streams.clear()
         for stream in streams:
             stream.on_remote_close()
+        with self._streams_lock:
+            callbacks, self._close_callbacks, self._ended = self._close_callbacks, [], True
+        for callback in callbacks:
+            callback()
         try:
             self.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
@@ -121,7 +151,7 @@ class AdbConnection:
         elif packet.command == A_OKAY:
             stream = self._stream(packet.arg1)
             if stream is not None:
-                stream.on_okay()
+                stream.on_okay(packet.arg0)
         elif packet.command == A_CLSE:
             stream = self._forget(packet.arg1)
             if stream is not None:
@@ -159,7 +189,8 @@ class AdbConnection:
             self._send_quietly(Packet(A_CLSE, 0, remote_id))
             return
         local_id = next(self._ids)
-        stream = Stream(self.send, local_id, remote_id, self.max_payload, on_closed=self._on_stream_closed)
+        stream = Stream(self.send, local_id, remote_id, self.max_payload, on_closed=self._on_stream_closed,
+                        link=self)
         with self._streams_lock:
             self._streams[local_id] = stream
         self.send(Packet(A_OKAY, local_id, remote_id))

@@ -2,7 +2,8 @@
 
 `ServiceTable` maps service-name prefixes to factories; a factory gets the rest of the name and returns
 a handler (run in the stream's worker thread) or None to refuse the OPEN with CLSE. `phone_services`
-fills a table for a phone: shell v1/v2, exec, sync, tcp:PORT and polite answers to reboot/root/remount;
+fills a table for a phone: shell v1/v2, exec, sync, tcp:PORT, framebuffer:, reverse: (adb reverse, whose
+listeners a `tcp:PORT` stream to a reversed port goes through) and polite answers to reboot/root/remount;
 with a `CommandAudit`, every command line, push and root switch is recorded as it is opened, and every
 line an interactive shell session (`adb shell` with no command, piped or typed) runs, as it runs.
 """
@@ -10,12 +11,15 @@ line an interactive shell session (`adb shell` with no command, piped or typed) 
 from __future__ import annotations
 
 import socket
+import threading
 from collections.abc import Callable, Mapping
 
 from spa_bench.phone.adb.adbd import Adbd
 from spa_bench.phone.adb.audit import CommandAudit
 from spa_bench.phone.adb.connection import AdbConnection, Handler
+from spa_bench.phone.adb.framebuffer import FramebufferService
 from spa_bench.phone.adb.listener import TcpListener
+from spa_bench.phone.adb.reverse import ReverseListeners, pipe_to_host, reverse_handler
 from spa_bench.phone.adb.shell_service import ShellRunner, run_exec, run_v1, run_v2
 from spa_bench.phone.adb.stream import Stream
 from spa_bench.phone.adb.sync import SyncService
@@ -83,7 +87,9 @@ class AdbServer:
         self.listener.stop()
 
     def _serve_client(self, sock: socket.socket) -> None:
-        AdbConnection(sock, self.banner, self.services.resolve, name=f"{self.name}:{self.port}").serve()
+        # adbd names a TCP host `host-FD` after the accepted socket's fd (what `adb reverse --list` shows)
+        AdbConnection(sock, self.banner, self.services.resolve, name=f"{self.name}:{self.port}",
+                      serial=f"host-{sock.fileno()}").serve()
 
 
 def _split_v2(rest: str) -> tuple[str, str]:
@@ -137,13 +143,20 @@ def phone_services(shell: ShellRunner, fs: VirtualFS, tcp_handlers: Mapping[int,
 
     table.add("sync:", lambda _rest: lambda s: SyncService(s, sync_fs(), on_push=pushed).serve())
 
+    reversed_ports = ReverseListeners()
+
     def tcp(rest: str) -> Handler | None:
         port_text = rest.split(":", 1)[0]
         if not port_text.isdigit():
             return None
-        return tcp_handlers.get(int(port_text))
+        # a port `adb reverse` bound belongs to adbd's listener, which carries the connection to the host
+        listener = reversed_ports.find_tcp(int(port_text))
+        return pipe_to_host(listener) if listener is not None else tcp_handlers.get(int(port_text))
 
     table.add("tcp:", tcp)
+    capture_turn = threading.Semaphore(1)
+    table.add("framebuffer:", lambda _rest: FramebufferService(shell, capture_turn))
+    table.add("reverse:", lambda command: reverse_handler(reversed_ports, command))
     for service, reply in POLITE_REPLIES.items():
         table.add(service, _polite(reply))
     if adbd is not None:

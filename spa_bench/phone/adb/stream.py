@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 from spa_bench.phone.adb.packet import A_CLSE, A_OKAY, A_WRTE, Packet
 
@@ -26,14 +27,28 @@ class StreamClosedError(Exception):
 SendFn = Callable[[Packet], None]
 
 
+class HostLink(Protocol):
+    """The host connection a stream came in on, as services that reach back to the host see it
+    (spa_bench.phone.adb.connection.AdbConnection): adbd's serial for it, device-initiated streams."""
+
+    @property
+    def serial(self) -> str: ...
+
+    def open_to_host(self, service: str) -> Stream: ...
+
+    def on_close(self, callback: Callable[[], None]) -> None: ...
+
+
 class Stream:
-    """A service's end of one ADB stream. `local_id` is ours, `remote_id` is the host's."""
+    """A service's end of one ADB stream. `local_id` is ours, `remote_id` is the host's (0 while a
+    stream the device OPENed waits for the host's OKAY). `link` is the connection it belongs to."""
 
     def __init__(self, send: SendFn, local_id: int, remote_id: int, max_payload: int,
-                 on_closed: Callable[[Stream], None] | None = None) -> None:
+                 on_closed: Callable[[Stream], None] | None = None, link: HostLink | None = None) -> None:
         self.local_id = local_id
         self.remote_id = remote_id
         self.max_payload = max_payload
+        self.link = link
         self._send = send
         self._on_closed = on_closed
         self._cond = threading.Condition()
@@ -67,10 +82,24 @@ class Stream:
         if not hold:
             self._send_okay()
 
-    def on_okay(self) -> None:
+    def on_okay(self, remote_id: int = 0) -> None:
+        """The host's OKAY: it acked our last WRTE, or (the first one of a stream we OPENed) accepted it."""
         with self._cond:
+            if self.remote_id == 0:
+                self.remote_id = remote_id
             self._can_write = True
             self._cond.notify_all()
+
+    def wait_accepted(self, timeout: float) -> bool:
+        """For a stream we OPENed: True once the host accepted it, False if it refused or timed out."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self.remote_id == 0 and not self._closed:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+            return self.remote_id != 0 and not self._closed
 
     def on_remote_close(self) -> None:
         """Host sent CLSE (or the connection died): end input and fail further writes."""
