@@ -15,6 +15,7 @@ def builtin_commands() -> dict[str, CommandFn]:
         input,
         logs,
         misc,
+        network,
         package,
         privileges,
         processes,
@@ -27,7 +28,7 @@ def builtin_commands() -> dict[str, CommandFn]:
 
     table: dict[str, CommandFn] = {}
     modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service,
-               privileges, misc, logs, processes)
+               privileges, misc, logs, processes, network)
     for module in modules:
         for name, fn in module.TABLE.commands.items():
             if name in table:
