@@ -26,7 +26,13 @@ def report(
     """Write the HTML report (leaderboard, charts, every step of every episode) and print the
     leaderboard."""
     from spa_bench.report import write_report
-    from spa_bench.report.terminal import hard_tables, leaderboard_table, robust_tables
+    from spa_bench.report.terminal import (
+        hard_tables,
+        leaderboard_table,
+        repeats_notes,
+        repeats_table,
+        robust_tables,
+    )
 
     result = write_report(run_dirs, out, embed=embed, merge=merge, all_tasks=all_tasks)
     title = result.runs[0].manifest.run_id if len(result.runs) == 1 else f"{len(result.runs)} runs"
@@ -35,8 +41,11 @@ def report(
     console.print(leaderboard_table(result.metrics.agents, title=f"leaderboard: {title}",
                                     width=console.width))
     for table in [*(hard_tables(result.hard, width=console.width) if result.hard else []),
-                  *(robust_tables(result.robust) if result.robust else [])]:
+                  *(robust_tables(result.robust) if result.robust else []),
+                  *([repeats_table(result.repeats)] if result.repeats else [])]:
         console.print(table)
+    for line in repeats_notes(result.repeats) if result.repeats else []:
+        console.print(line, highlight=False, soft_wrap=True)
     unreadable = sum(len(run.unreadable) for run in result.runs)
     if unreadable:
         console.print(f"[yellow]{unreadable} episode log(s) could not be read; listed in the report[/]")

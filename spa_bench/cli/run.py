@@ -319,6 +319,7 @@ def run(
             events = ProgressEvents(progress, total=0)
             result = run_benchmark(config, events, stop, _argv())
     console.print(summary_table(result, wide))
+    _print_repeats(result, wide)
     s = result.summary
     _print_errors(result)
     if s.removed_devices:
@@ -405,6 +406,19 @@ def _shown(progress: Progress) -> Iterator[None]:
         yield
     finally:
         progress.stop()
+
+
+def _print_repeats(result: RunResult, wide: bool) -> None:
+    """pass@k and pass^k per agent, and the tasks that flip, when the run has repeats."""
+    from spa_bench.report.repeats import outcomes_of, repeats_view
+    from spa_bench.report.terminal import repeats_notes, repeats_table
+
+    view = repeats_view(outcomes_of(result.logs))
+    if view is None:
+        return
+    console.print(repeats_table(view, wide))
+    for line in repeats_notes(view):
+        console.print(line, highlight=False, soft_wrap=True)
 
 
 def _print_errors(result: RunResult) -> None:

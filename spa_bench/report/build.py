@@ -11,6 +11,7 @@ from urllib.parse import quote
 from spa_bench.report.data import build_data
 from spa_bench.report.html import render_page
 from spa_bench.report.load import RunData, load_runs
+from spa_bench.report.repeats import RepeatsView
 from spa_bench.results.layout import write_json_atomic
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ class ReportResult:
     seconds: float
     hard: HardView | None = None  # the hard view, when the report has hard tasks
     robust: RobustView | None = None  # the robust view, when some episode ran on a varied device
+    repeats: RepeatsView | None = None  # pass@k and pass^k, when some task ran more than once
     notes: list[str] | None = None  # how several runs were put together (spa_bench.report.comparison)
 
     @property
@@ -69,7 +71,7 @@ def build_report(run_dirs: list[Path], out: Path, *, embed: bool = False, worker
     episodes = len(data.document["episodes"]["id"])
     return ReportResult(path=Path(out), html=page, metrics=data.metrics, runs=runs, episodes=episodes,
                         chunks=[] if embed else data.chunks, seconds=time.perf_counter() - started,
-                        hard=data.hard, robust=data.robust, notes=data.notes)
+                        hard=data.hard, robust=data.robust, repeats=data.repeats, notes=data.notes)
 
 
 def write_report(run_dirs: list[Path], out: Path | None = None, *, embed: bool = False,

@@ -26,6 +26,8 @@ from spa_bench.report.comparison import compare_runs
 from spa_bench.report.details import CHUNK_SIZE, ImageSource, RelativeImages, episode_details, pack_chunk
 from spa_bench.report.hard import HardView, Outcome, episode_facts, hard_view
 from spa_bench.report.load import RunData, read_episode, task_suites
+from spa_bench.report.repeats import Outcome as RepeatOutcome
+from spa_bench.report.repeats import RepeatsView, repeats_view, view_json
 from spa_bench.report.robust import RobustView, robust_view
 from spa_bench.results.schema import EpisodeLog
 
@@ -51,6 +53,7 @@ class ReportData:
     metrics: MetricsReport
     hard: HardView | None = None  # None: no hard task in the report
     robust: RobustView | None = None  # None: no episode on a varied device
+    repeats: RepeatsView | None = None  # None: no task was run more than once (--repeats)
     notes: list[str] = field(default_factory=list)  # how several runs were put together (comparison.py)
 
 
@@ -191,7 +194,19 @@ def _run_meta(run: RunData, out_dir: Path) -> dict[str, Any]:
         "manifest": manifest,
         "summary": run.summary.model_dump(mode="json") if run.summary is not None else None,
         "unreadable": run.unreadable,
+        "verification": _verification(run.root),
     }
+
+
+def _verification(root: Path) -> dict[str, Any] | None:
+    """The run's `spa-bench bundle verify` record (the page's badge); an unreadable one says so."""
+    from spa_bench.bundle.verification import read_record
+
+    try:
+        record = read_record(root)
+    except ResultsError as exc:
+        return {"status": "differs", "line": f"verification record unreadable: {exc}"}
+    return None if record is None else record.model_dump(mode="json")
 
 
 def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, workers: int | None = None,
@@ -255,6 +270,9 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
                      infrastructure=row["infrastructure_failure"], facts=info["facts"])
              for res in results for row, info in zip(res.rows, res.infos, strict=True)]
     hard, robust = hard_view(outcomes), robust_view(every)
+    repeats = repeats_view(RepeatOutcome(agent=row["agent"], task=row["task_id"], repeat=int(row["repeat"]),
+                                         success=_decided(row["success"]), reference=bool(info["ref"]))
+                           for row, info in zip(rows, infos, strict=True))
     document = {
         "version": DOCUMENT_VERSION, "generated": now().isoformat(timespec="seconds"),
         "spa_bench_version": __version__, "embedded_images": embed,
@@ -267,7 +285,15 @@ def build_data(runs: list[RunData], out_path: Path, *, embed: bool = False, work
         "details": {"inline": embed, "dir": None},
         "hard": None if hard is None else hard.as_json(),
         "robust": None if robust is None else robust.as_json(),
+        "repeats": None if repeats is None else view_json(repeats),
         "notes": plan.notes,
     }
     return ReportData(document=document, chunks=[res.packed for res in results], metrics=metrics,
-                      hard=hard, robust=robust, notes=plan.notes)
+                      hard=hard, robust=robust, repeats=repeats, notes=plan.notes)
+
+
+def _decided(value: Any) -> bool | None:
+    """An episode row's success: True, False, or None (undecided; NaN or NA in the table)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or str(value) == "<NA>":
+        return None
+    return bool(value)

@@ -1,5 +1,6 @@
 """The leaderboard as a rich table for the terminal (the same pandas figures the page starts from), and
-the hard and robust views briefly (the same figures as the page's, from spa_bench.report.hard / robust)."""
+the hard and robust views briefly (the same figures as the page's, from spa_bench.report.hard / robust),
+and pass@k / pass^k of runs with repeats (spa_bench.report.repeats)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from rich.table import Table
 
 from spa_bench.evaluation.metrics import wilson_interval
 from spa_bench.report.hard import ALL_KINDS, CATEGORIES, OTHER, HardView, Rate
+from spa_bench.report.repeats import RepeatsView
 from spa_bench.report.robust import RobustView
 
 if TYPE_CHECKING:
@@ -168,3 +170,35 @@ def robust_tables(view: RobustView) -> list[Table]:
             delta = "" if row.drop_pp is None else f"{0.0 - row.drop_pp:+.1f} pp"  # 0.0 - 0.0: no "-0.0"
             table.add_row(row.agent, dimension, row.group, _rate(row.rate), delta)
     return [table]
+
+
+def repeats_table(view: RepeatsView, wide: bool = False) -> Table:
+    """Per agent: pass@k and pass^k over tasks with their 95% Wilson intervals, how many tasks flip
+    between repeats, and how the tasks' success counts spread (`0/3:10 3/3:29`); pass@1 and the tasks
+    left out (an undecided instance) under `wide`. The flipping tasks are named by repeats_notes."""
+    k = view.k
+    table = Table(title=f"repeats: {k} instances of each task", title_justify="left")
+    table.add_column("agent", overflow="fold")
+    for header in (["tasks"] + (["pass@1"] if wide else []) + [f"pass@{k} [95% CI]", f"pass^{k} [95% CI]",
+                                                                 "flips"] + (["left out"] if wide else [])):
+        table.add_column(header, justify="right", no_wrap=True)
+    if wide:
+        table.add_column("spread (successes/k: tasks)", no_wrap=True)
+    for a in view.agents:
+        name = f"{a.agent} (reference)" if a.reference else a.agent
+        spread = " ".join(f"{c}/{k}:{n}" for c, n in a.spread.items())
+        table.add_row(name, str(a.pass_at_k.tasks), *([a.pass_at_1.text()] if wide else []),
+                      a.pass_at_k.text(), a.pass_hat_k.text(), str(len(a.flips)),
+                      *([str(a.left_out), spread] if wide else []))
+    return table
+
+
+def repeats_notes(view: RepeatsView, limit: int = 8) -> list[str]:
+    """One line per agent whose outcome flips on some task between repeats, naming the tasks."""
+    lines = []
+    for a in view.agents:
+        if a.flips:
+            shown = ", ".join(a.flips[:limit]) + (f" and {len(a.flips) - limit} more" if len(a.flips) > limit
+                                                   else "")
+            lines.append(f"{a.agent}: {len(a.flips)} task(s) flip between repeats: {shown}")
+    return lines

@@ -629,11 +629,21 @@
     return h("div", { class: "table-wrap" }, h("table", { class: "data" }, h("thead", null, h("tr", null, headers.map((x) => h("th", { class: "left" }, x)))),
       h("tbody", null, rows.map((r) => h("tr", null, r.map((c) => h("td", { class: "left" }, c)))))));
   }
+  /* A run's verification (spa-bench bundle verify --record-in / --unpack): verified = replayed with every
+     episode the same; re-scored = hashes and offline re-scoring agree, not replayed; differs. */
+  function verificationBadge(v) {
+    if (!v) return h("span", { class: "badge unk", title: "no spa-bench bundle verify record in this run folder" }, "not verified");
+    const cls = v.status === "verified" ? "ok" : v.status === "differs" ? "bad" : "unk";
+    const label = v.status === "re-scored" ? "re-scored only" : v.status;
+    return h("span", { class: "badge " + cls, "data-badge": v.status, title: v.line }, label);
+  }
   function renderRuns() {
     const body = clear($("runs-body"));
     for (const run of DOC.runs) {
       const m = run.manifest, s = run.summary;
-      body.append(h("div", { class: "run" }, h("h3", null, run.id),
+      body.append(h("div", { class: "run" }, h("h3", null, run.id, " ", verificationBadge(run.verification)),
+        run.verification ? h("p", { class: "note", "data-verification": run.verification.status },
+          `spa-bench bundle verify: ${run.verification.line}` + (run.verification.checked_at ? ` (${run.verification.checked_at})` : "")) : null,
         h("div", { class: "run-grid" },
           kv([["created", m.created_at], ["folder", run.dir], ["spa-bench", m.spa_bench_version], ["git revision", m.git_revision],
             ["python", m.python], ["platform", m.platform], ["command", (m.command || []).join(" ")], ["tasks", `${m.tasks_root} (${m.task_files} files)`],

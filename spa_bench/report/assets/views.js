@@ -86,7 +86,24 @@
     body.append(
       h("p", { class: "note" }, "“default”: episodes on the unvaried device (a run without --vary); a dimension left alone counts under its default. Differences are success rate minus the same agent's on the default device, shown where that agent has default episodes in this report."));
   }
-  for (const [key, render] of [["hard", renderHard], ["robust", renderRobust]]) {
+  /* --repeats k: pass@k (some instance of the task succeeded) and pass^k (all did) over tasks, with
+     95% Wilson intervals; the spread of per-task successes; the tasks whose outcome flips. */
+  function repeatRate(r) {
+    if (!r || !r.of) return "–";
+    return h("div", { class: "rate", "data-k": r.passed, "data-n": r.of },
+      h("div", null, h("b", null, pct(r.rate)), R.ciBar({ success_rate: r.rate, success_ci_low: r.low, success_ci_high: r.high })),
+      h("div", { class: "sub" }, `${r.passed}/${r.of} · 95% CI ${pct(r.low)}–${pct(r.high)}`));
+  }
+  function renderRepeats(v) {
+    const k = v.k, body = $("repeats-body");
+    const rows = v.agents.map((a) => [a.agent, repeatRate(a.pass_at_1), repeatRate(a.pass_at_k), repeatRate(a.pass_hat_k),
+      Object.entries(a.spread).map(([c, n]) => `${c}/${k}: ${n}`).join(" · "),
+      a.flips.length ? h("details", null, h("summary", null, `${a.flips.length} task(s)`), a.flips.join(", ")) : "none",
+      String(a.left_out)]);
+    body.append(plainTable(["Agent", "pass@1 (instances)", `pass@${k} (tasks)`, `pass^${k} (tasks)`, "Tasks by successes", "Flips between repeats", "Left out"], rows, { "data-view": "repeats" }),
+      h("p", { class: "note" }, `Each task ran ${k} instances. pass@${k}: the share of tasks with at least one success; pass^${k}: with all ${k} successes; pass@1: the success rate over those tasks' instances. Intervals are 95% Wilson intervals over tasks (instances over tasks for pass@1); a task with an undecided instance is left out of all three.`));
+  }
+  for (const [key, render] of [["hard", renderHard], ["robust", renderRobust], ["repeats", renderRepeats]]) {
     if (!DOC[key]) continue;
     render(DOC[key]);
     $(key).hidden = false;
