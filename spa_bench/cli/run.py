@@ -254,6 +254,10 @@ def run(
     judge_api_key_env: str = typer.Option("OPENAI_API_KEY", "--judge-api-key-env",
                                           help="Environment variable with the judge's key ('' = none)."),
     wide: bool = typer.Option(False, "--wide", help="Every column of the summary table."),
+    live: bool = typer.Option(False, "--live", help="Serve a page on 127.0.0.1 that shows each phone's "
+                                                    "screen, task and step while the run goes, and the "
+                                                    "verdicts as episodes end (stops with the run)."),
+    live_port: int = typer.Option(8766, "--live-port", help="With --live: the page's port (0: a free one)."),
 ) -> None:
     """Run agents on tasks and write results/<run-id>/ (manifest, episode logs, screenshots)."""
     from spa_bench.device.console import parse_device
@@ -287,7 +291,7 @@ def run(
     if resume is not None:
         _refuse_plan_changes(ctx, resume, out)
         given_phones = _given(ctx, "phones")
-        with _shown(progress):
+        with _shown(progress), _live_page(live, live_port, resume):
             events = ProgressEvents(progress, total=0)
             result = resume_run(resume, events, stop, agent_args=extra or None,
                                 phones=phones if given_phones else None, devices=device or None,
@@ -315,7 +319,11 @@ def run(
             raise ConfigError(_config_problem(exc)) from None
         except ValueError as exc:
             raise ConfigError(str(exc).splitlines()[-1] if "\n" in str(exc) else str(exc)) from None
-        with _shown(progress):
+        if live and config.run_id is None:  # the page watches the run folder from its start
+            from spa_bench.runner.run import new_run_id
+
+            config.run_id = new_run_id()
+        with _shown(progress), _live_page(live, live_port, config.out / (config.run_id or "")):
             events = ProgressEvents(progress, total=0)
             result = run_benchmark(config, events, stop, _argv())
     console.print(summary_table(result, wide))
@@ -370,7 +378,7 @@ def _config_problem(exc: ValidationError) -> str:
 # what `--resume RUN` takes besides the run folder: where to run (not what), and redacted agent arguments
 # given back (spa_bench.runner.run.resume_run refuses an argument that would change an agent)
 RESUME_TAKES = ("phones", "device", "farm", "ray_address", "agent_arg", "import_", "wide", "instance_seed",
-                "instance_seed_file")
+                "instance_seed_file", "live", "live_port")
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
@@ -469,3 +477,12 @@ def _argv() -> list[str]:
     import sys
 
     return list(sys.argv)
+
+
+def _live_page(live: bool, port: int, run_dir: Path) -> contextlib.AbstractContextManager[object]:
+    """--live: the studio's live page over the run folder while the run goes (spa_bench.studio.live)."""
+    if not live:
+        return contextlib.nullcontext()
+    from spa_bench.studio.live import serving_live
+
+    return serving_live([run_dir], port, lambda line: console.print(line, highlight=False, soft_wrap=True))
