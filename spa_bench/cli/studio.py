@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from pathlib import Path
 
 import typer
 
@@ -24,6 +25,10 @@ def studio(
     density: int | None = typer.Option(None, "--density", help="`wm density` in dpi, as --vary draws it."),
     dark: bool = typer.Option(False, "--dark", help="Dark theme (`cmd uimode night yes`)."),
     font_scale: float | None = typer.Option(None, "--font-scale", help="Settings' font size (0.85-1.3)."),
+    run: list[Path] = typer.Option([], "--run", help="Watch this run folder instead of a phone (repeatable): "
+                                                     "each phone's screen, task and step while the run "
+                                                     "goes, and the verdicts (an ended run: its final "
+                                                     "state)."),
 ) -> None:
     """Serve the studio page until Ctrl-C: the live screen (click taps, drag swipes, hold long-presses,
     keys and text in any language), and an inspector showing each element's bounds, ids, text, flags and
@@ -38,6 +43,15 @@ def studio(
     from spa_bench.studio.phone import StudioPhone
     from spa_bench.studio.server import StudioServer
 
+    if run:
+        from spa_bench.studio.live import serving_live
+
+        def say(line: str) -> None:
+            console.print(f"spa-bench studio {line}; Ctrl-C stops it", highlight=False, soft_wrap=True)
+
+        with contextlib.suppress(KeyboardInterrupt), serving_live(run, port, say):
+            threading.Event().wait()
+        return
     if locale not in LOCALES:
         raise ConfigError(f"--locale must be one of {', '.join(LOCALES)}, not {locale!r}")
     with contextlib.ExitStack() as stack:
