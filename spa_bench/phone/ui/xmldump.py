@@ -175,7 +175,7 @@ def _has_label(view: View) -> bool:
 
 def is_naf(view: View) -> bool:
     """AOSP's `!nafExcludedClass(node) && !nafCheck(node)`: a control no accessibility service can name."""
-    if view.class_name in _NAF_EXCLUDED:
+    if view.class_name.endswith(_NAF_EXCLUDED):  # nafExcludedClass: className.endsWith(excluded)
         return False
     return view.clickable and view.enabled and not view.text and not view.desc and not _has_label(view)
 
