@@ -153,6 +153,8 @@ AGENTS.add_lazy("t3a", "spa_bench.agents.t3a:T3AAgent")
 AGENTS.add_lazy("appagent", "spa_bench.agents.appagent:AppAgent")
 AGENTS.add_lazy("os-atlas", "spa_bench.agents.os_atlas:OSAtlasAgent")
 AGENTS.add_lazy("seeact-v", "spa_bench.agents.seeact_v:SeeActVAgent")
+# a person playing in `spa-bench studio`: the human baseline, ranked like any agent
+AGENTS.add_lazy("human", "spa_bench.studio.play:HumanAgent")
 # the graders' adversarial probes (spa-bench tasks verify): never a success where they are not meant to be
 AGENTS.add_lazy("probe-infeasible", "spa_bench.agents.probes:InfeasibleProbe")
 AGENTS.add_lazy("probe-spam", "spa_bench.agents.probes:AnswerSpamProbe")

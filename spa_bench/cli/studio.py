@@ -25,6 +25,13 @@ def studio(
     density: int | None = typer.Option(None, "--density", help="`wm density` in dpi, as --vary draws it."),
     dark: bool = typer.Option(False, "--dark", help="Dark theme (`cmd uimode night yes`)."),
     font_scale: float | None = typer.Option(None, "--font-scale", help="Settings' font size (0.85-1.3)."),
+    tasks_dir: Path | None = typer.Option(None, "--tasks-dir", help="Tasks to record from and to play "
+                                                                    "(default: the shipped tasks)."),
+    record_dir: Path = typer.Option(Path("studio-tasks"), "--record-dir",
+                                    help="Where recorded tasks are written (TASK_ID/LANGUAGE.yaml)."),
+    out: Path = typer.Option(Path("studio-runs"), "--out", "-o", help="Where plays (run folders of the "
+                                                                      "agent `human`) and verifications go."),
+    seed: int = typer.Option(0, "--seed", help="The plays' run seed (which instance of a task is drawn)."),
     run: list[Path] = typer.Option([], "--run", help="Watch this run folder instead of a phone (repeatable): "
                                                      "each phone's screen, task and step while the run "
                                                      "goes, and the verdicts (an ended run: its final "
@@ -41,7 +48,7 @@ def studio(
     from spa_bench.runner.pool import BASE_SNAPSHOT, start_virtual_pool
     from spa_bench.runner.vary import LOCALES, apply_variation
     from spa_bench.studio.phone import StudioPhone
-    from spa_bench.studio.server import StudioServer
+    from spa_bench.studio.server import Studio, StudioServer
 
     if run:
         from spa_bench.studio.live import serving_live
@@ -67,7 +74,9 @@ def studio(
         variation = DeviceVariation(name="studio", density=density, font_scale=font_scale,
                                     dark=True if dark else None)
         apply_variation(phone, variation)
-        server = StudioServer(StudioPhone(phone, LabelTranslator), port=port)
+        studio_state = Studio(StudioPhone(phone, LabelTranslator), tasks_dir=tasks_dir, record_dir=record_dir,
+                              runs_dir=out, seed=seed)
+        server = StudioServer(studio_state, port=port)
         server.start()
         stack.callback(server.stop)
         console.print(f"spa-bench studio on {server.url} ({phone.serial}); Ctrl-C stops it", highlight=False)

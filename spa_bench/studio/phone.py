@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from spa_bench.actions import ACTION_ADAPTER, AskUser, Finish
+from spa_bench.actions import ACTION_ADAPTER, Action, AskUser, Finish
 from spa_bench.device.device import Device
 from spa_bench.device.elements import UIElement
 from spa_bench.device.gesture import InvalidAction
+from spa_bench.device.observation import Observation
 from spa_bench.device.selectors import OtherLanguage, propose
 
 
@@ -70,6 +71,10 @@ class StudioPhone:
         """The current screen's nodes (document order, with depth: the tree) and what is in front."""
         with self._lock:
             obs = self.device.observe()
+        return self.describe(obs)
+
+    def describe(self, obs: Observation) -> dict[str, Any]:
+        """An observation as the page shows it: the screen's size and etag, its nodes with selectors."""
         translate = self._translate_for(obs.package) if self._translate_for else None
         elements = obs.all_elements
         return {
@@ -79,14 +84,14 @@ class StudioPhone:
             "nodes": [node_json(i, e, elements, translate) for i, e in enumerate(elements)],
         }
 
-    def act(self, payload: object) -> dict[str, Any]:
+    def act(self, payload: object) -> tuple[Action, Observation]:
         """Carry out one action of the agents' action space (tap, long_press, swipe, scroll, type, key,
-        open_app, wait) on the current screen. ValueError/InvalidAction for one that does not apply."""
+        open_app, wait) on the current screen; the action and the screen it was taken on.
+        ValueError/InvalidAction for one that does not apply."""
         action = ACTION_ADAPTER.validate_python(payload)
         if isinstance(action, Finish | AskUser):
             raise InvalidAction(f"{action.type} ends or pauses an episode: the studio's phone has none")
         with self._lock:
             obs = self.device.observe()
-            gesture = self.device.execute(action, obs, resolve_app=lambda app: app)
-        return {"action": action.model_dump(exclude_none=True),
-                "gesture": None if gesture is None else type(gesture).__name__}
+            self.device.execute(action, obs, resolve_app=lambda app: app)
+        return action, obs

@@ -44,3 +44,13 @@ class LabelTranslator:
 
     def __call__(self, field: str, label: str) -> str | None:
         return self._pairs.get(label)
+
+
+def app_names(packages: list[str]) -> dict[str, dict[str, str]]:
+    """A task file's `name` of each of the virtual phone's apps among `packages` (its launcher labels)."""
+    names = {}
+    for package in packages:
+        if package in APPS.names():
+            app = APPS.get(package)
+            names[package] = {"en": app.label_en, "zh": app.label_zh}
+    return names
