@@ -206,8 +206,10 @@ class Activity:
         rid: str = "android:id/edit",
         on_submit: Callable[[], None] | None = None,
         password: bool = False,
+        multi_line: bool = False,
     ) -> EditText:
-        """A field whose text lives in the record under `text:<key>`, focused when `focus == key`."""
+        """A field whose text lives in the record under `text:<key>`, focused when `focus == key`;
+        `multi_line` for message and body fields, where Enter types a newline."""
         return self.kit.text_field(
             rect,
             key,
@@ -218,6 +220,7 @@ class Activity:
             on_submit,
             rid=rid,
             password=password,
+            multi_line=multi_line,
         )
 
 

@@ -260,9 +260,19 @@ class InputMixin:
         self.text_selection = None
 
     def _edit_enter(self) -> None:
+        """KEYCODE_ENTER in the focused field: a newline in a multi-line one (the keyboard stays up), the
+        IME action in a single-line one."""
         field = self._focused_field()
         if field is None:
             return
+        if field.multi_line:
+            self._edit_insert("\n")
+        else:
+            self._editor_action(field)
+
+    def _editor_action(self, field: EditText) -> None:
+        """TextView.onEditorAction: the app's listener (`on_submit`) when it has one, else the keyboard
+        goes down. An IME's performEditorAction lands here in multi-line fields too: it types nothing."""
         if field.on_submit is not None:
             field.on_submit()
         else:
@@ -314,10 +324,11 @@ class InputMixin:
                 code = _int(extras.get("code"))
                 if code is not None:
                     self.press_key(code)
-            elif action == "ADB_EDITOR_CODE":
+            elif action == "ADB_EDITOR_CODE":  # InputConnection.performEditorAction(code)
                 code = _int(extras.get("code"))
-                if code in _SUBMIT_ACTIONS:
-                    self._edit_enter()
+                field = self._focused_field()
+                if code in _SUBMIT_ACTIONS and field is not None:
+                    self._editor_action(field)
             elif action == "ADB_INPUT_CHARS":
                 chars = [_int(c) for c in extras.get("chars", "").split(",")]
                 self._edit_insert("".join(chr(c) for c in chars if c is not None and 0 < c < 0x110000))

@@ -234,6 +234,7 @@ class Kit:
         on_submit: Callback | None = None,
         rid: str = "android:id/edit",
         password: bool = False,
+        multi_line: bool = False,
     ) -> EditText:
         p = self.palette
         return EditText(
@@ -252,6 +253,7 @@ class Kit:
             password=password,
             accent=p.primary,
             radius=self.dp(4),
+            multi_line=multi_line,
         )
 
     def dialog(

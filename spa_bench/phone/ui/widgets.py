@@ -194,7 +194,9 @@ class Switch(View):
 
 class EditText(View):
     """A text field. Tapping it gives it focus (the OS shows the keyboard); the OS edits `value`
-    through `on_change` and calls `on_submit` on Enter."""
+    through `on_change`. `multi_line` is inputType's TYPE_TEXT_FLAG_MULTI_LINE: Enter types a newline
+    there (TextView.shouldAdvanceFocusOnEnter is false) and the keyboard stays up; in a single-line field
+    Enter runs the IME action, `on_submit` (the app's OnEditorActionListener), or hides the keyboard."""
 
     class_name = "android.widget.EditText"
 
@@ -218,6 +220,7 @@ class EditText(View):
         radius: int = 0,
         underline: bool = True,
         icon: str = "",
+        multi_line: bool = False,
     ) -> None:
         super().__init__(
             bounds,
@@ -239,6 +242,7 @@ class EditText(View):
         self.hint_color = hint_color
         self.on_change = on_change
         self.on_submit = on_submit
+        self.multi_line = multi_line
         self.accent = accent
         self.underline = underline
         self.icon = icon
@@ -251,9 +255,15 @@ class EditText(View):
         left = b.left + pad
         if self.icon:
             left += round(b.height * 0.42) + pad
-        shown = "•" * len(self.value) if self.password else self.value
-        visible = _tail_fit(shown, self.size, b.right - pad - left)
-        return left, b.right - pad - left, visible, len(shown) - len(visible)
+        visible = _tail_fit(self._shown(), self.size, b.right - pad - left)
+        return left, b.right - pad - left, visible, len(self.value) - len(visible)
+
+    def _shown(self) -> str:
+        """The text on the field's one line: bullets for a password; a multi-line field this tall shows
+        the line being typed (the box keeps the cursor in view)."""
+        if self.password:
+            return "•" * len(self.value)
+        return self.value.rsplit("\n", 1)[-1] if self.multi_line else self.value
 
     def index_at(self, x: int, y: int) -> int:
         """The character of `value` under (x, y) (for a long press that selects a word)."""
@@ -273,13 +283,13 @@ class EditText(View):
             cy = b.center[1]
             canvas.icon(self.icon, Rect(left, cy - s // 2, left + s, cy - s // 2 + s), self.hint_color)
             left += s + pad
-        shown = "•" * len(self.value) if self.password else self.value
+        shown = self._shown()
         width = b.right - pad - left
         cy = b.center[1]
-        if shown:
+        if self.value:  # (a multi-line value ending in a newline shows an empty line, not the hint)
             visible = _tail_fit(shown, self.size, width)
             if self.selection is not None:  # the selection highlight behind the selected characters
-                first = len(shown) - len(visible)
+                first = len(self.value) - len(visible)
                 start, end = (max(0, i - first) for i in self.selection)
                 x0 = left + fonts.text_width(visible[:start], self.size)
                 x1 = left + fonts.text_width(visible[:end], self.size)

@@ -316,7 +316,8 @@ def field(activity: Activity, key: str) -> str:
 
 
 class TextArea(EditText):
-    """A multi-line EditText: wrapped text from the top, the cursor after the last character."""
+    """An EditText laid out over several lines: wrapped text from the top, the cursor after the last
+    character. Made by `text_area`, multi-line unless told (a title that wraps but takes no newline)."""
 
     def _lines(self) -> list[tuple[int, str]]:
         """The wrapped lines that fit, each with the index in `value` of its first character."""
@@ -392,6 +393,8 @@ def text_area(
     on_change: Callable[[str], None],
     rid: str,
     size: int = 0,
+    multi_line: bool = True,
+    on_submit: Callable[[], None] | None = None,
 ) -> TextArea:
     p = kit.palette
     return TextArea(
@@ -408,4 +411,6 @@ def text_area(
         rid=rid,
         accent=p.primary,
         underline=False,
+        multi_line=multi_line,
+        on_submit=on_submit,
     )

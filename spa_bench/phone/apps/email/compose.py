@@ -282,7 +282,8 @@ class ComposeActivity(EmailActivity):
         y += kit.dp(8)
         rows.append(
             self.text_field(
-                Rect(left, y, right, y + kit.dp(96)), "body", self.t("body_hint"), rid=RID + "body"
+                Rect(left, y, right, y + kit.dp(96)), "body", self.t("body_hint"), rid=RID + "body",
+                multi_line=True,
             )
         )
         y += kit.dp(104)

@@ -339,6 +339,7 @@ class Conversation(MessagesActivity):
                 "compose",
                 self.t("compose_hint"),
                 rid=f"{ID}compose_message_text",
+                multi_line=True,  # Messages' compose box: Enter is a newline (unless "Enter is send")
             )
         )
         s = kit.dp(48)

@@ -354,6 +354,9 @@ class Editor(NotesActivity):
                 partial(self._set, "title"),
                 rid=f"{ID}editable_title",
                 size=kit.dp(22),
+                # Keep's title takes no newline: Enter (its IME action, next) moves on to the body
+                multi_line=False,
+                on_submit=self.setter("focus", "body"),
             )
         )
         y += kit.dp(56)
