@@ -19,6 +19,7 @@ def builtin_commands() -> dict[str, CommandFn]:
         package,
         privileges,
         processes,
+        screenrecord,
         service,
         settings,
         sqlite,
@@ -28,7 +29,7 @@ def builtin_commands() -> dict[str, CommandFn]:
 
     table: dict[str, CommandFn] = {}
     modules = (builtins, files, text, input, activity, package, settings, sqlite, dumpsys, window, service,
-               privileges, misc, logs, processes, network)
+               privileges, misc, logs, processes, network, screenrecord)
     for module in modules:
         for name, fn in module.TABLE.commands.items():
             if name in table:
