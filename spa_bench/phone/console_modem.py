@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Protocol
 
 from spa_bench.phone.console import CommandDef, Handler, Session
+from spa_bench.phone.system.telecom import DIALER_PACKAGE, IN_CALL_ACTIVITY, close_in_call_screen
 from spa_bench.phone.system.telephony import ModemState, TelephonyError
 
 if TYPE_CHECKING:
@@ -19,8 +20,6 @@ if TYPE_CHECKING:
     from spa_bench.phone.system.telephony import Call
 
 MESSAGES_PACKAGE = "com.android.messaging"
-DIALER_PACKAGE = "com.android.dialer"
-IN_CALL_ACTIVITY = "com.android.incallui.InCallActivity"
 DIALER_MAIN_ACTIVITY = "com.android.dialer.main.impl.MainActivity"
 SMS_ADDRESS_MAX_DIGITS = 32  # SMS_ADDRESS_MAX_SIZE 16 bytes of two BCD digits
 # strtod(): the longest prefix that reads as a number (decimal, exponent, inf, nan).
@@ -101,25 +100,10 @@ class PhoneModem:
             name = self._name_for(number)
             self.system.telephony.disconnect(number, name)
             if DIALER_PACKAGE in self.system.apps:
-                self._close_in_call_screen()
+                close_in_call_screen(self.system)
                 if call is not None and call.inbound and call.answered_at is None:
                     self._notify_missed(number, name)
             self.system.invalidate()
-
-    def _close_in_call_screen(self) -> None:
-        """The remote side hung up: the in-call UI goes away, as InCallActivity finishes itself, and the
-        user is back where they were."""
-        stack = self.system.tasks.stacks.get(DIALER_PACKAGE) or []
-        live = {c.number for c in self.system.telephony.calls}
-        if len(stack) < 2 or stack[-1].activity != IN_CALL_ACTIVITY or stack[-1].args.get("number") in live:
-            return
-        back = str(stack[-1].args.get("return_to") or "")
-        if self.system.tasks.front == DIALER_PACKAGE:
-            self.system.finish_activity(DIALER_PACKAGE)
-            if back:
-                self.system.start_activity(back)
-        else:
-            stack.pop()
 
     def _notify_missed(self, number: str, name: str | None) -> None:
         """The dialer's missed-call notification (MissedCallNotifier): the caller's name or number; it

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 KEY_HOME, KEY_BACK, KEY_ENTER, KEY_DEL, KEY_APP_SWITCH, KEY_MENU = 3, 4, 66, 67, 187, 82
 KEY_SPACE, KEY_FORWARD_DEL, KEY_TAB, KEY_ESCAPE = 62, 112, 61, 111
 KEY_NOTIFICATION = 83
+KEY_ENDCALL = 6
 # KEYCODE_0..9 = 7..16, KEYCODE_A..Z = 29..54, and a few punctuation keys that `input keyevent` types.
 _PRINTABLE: dict[int, str] = {
     **{7 + i: str(i) for i in range(10)},
@@ -63,6 +64,7 @@ class InputMixin:
     frame: Callable[[], Frame]
     invalidate: Callable[[], None]
     go_home: Callable[[], None]
+    end_call: Callable[[], bool]  # provided by PhoneOS: TelecomManager.endCall
     # provided by StatusBarMixin
     shade_open: Callable[[], bool]
     expand_shade: Callable[[str], None]
@@ -186,6 +188,8 @@ class InputMixin:
                     self.collapse_shade()
                 else:
                     self.expand_shade("notifications")
+            elif keycode == KEY_ENDCALL:  # PhoneWindowManager hands it to Telecom
+                self.end_call()
             elif keycode == KEY_ENTER:
                 self._edit_enter()
             elif keycode == KEY_DEL:

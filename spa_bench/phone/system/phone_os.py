@@ -45,7 +45,7 @@ from spa_bench.phone.system.screen import ScreenMixin
 from spa_bench.phone.system.settings_store import DB_PATH, SETTINGS_PACKAGE, SettingsStore
 from spa_bench.phone.system.statusbar import StatusBarMixin
 from spa_bench.phone.system.tasks import LAUNCHER, ActivityRecord, TaskManager
-from spa_bench.phone.system.telecom import Telecom
+from spa_bench.phone.system.telecom import Telecom, end_call
 from spa_bench.phone.system.telephony import Telephony
 from spa_bench.phone.system.textselection import TextSelectionMixin
 from spa_bench.phone.ui import Metrics
@@ -168,9 +168,15 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
             if package == LAUNCHER:
                 self.tasks.go_home()
             else:
+                args = self.telecom.take_call_request(args)  # a CALL intent's call is placed now
                 self.tasks.start(package, ActivityRecord(cls.name, args), app.launcher_activity)
                 self.request_permissions_for(package)
             self.invalidate()
+
+    def end_call(self) -> bool:
+        """KEYCODE_ENDCALL: TelecomManager.endCall (see system.telecom)."""
+        with self.lock:
+            return end_call(self)
 
     def finish_activity(self, package: str) -> None:
         with self.lock:

@@ -37,6 +37,12 @@ ModemState = Literal["incoming", "waiting", "active", "held"]
 MODEM_STATES = ("incoming", "waiting", "active", "held")
 
 
+def dial_string(text: str) -> str:
+    """What a dial string keeps (PhoneNumberUtils.extractNetworkPortion): digits and + * #; the spaces,
+    dashes and brackets a user or a tel: URI carries are dropped."""
+    return "".join(ch for ch in text if ch.isdigit() or ch in "+*#")
+
+
 class TelephonyError(Exception):
     """A modem request that cannot be done; the message is the console's `KO:` text."""
 

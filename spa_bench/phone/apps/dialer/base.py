@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from spa_bench.phone.apps.base import Activity
 from spa_bench.phone.apps.dialer.calls import CallRow
-from spa_bench.phone.system.telephony import TelephonyError
+from spa_bench.phone.system.telephony import TelephonyError, dial_string
 
 if TYPE_CHECKING:
     from spa_bench.phone.apps.dialer import DialerApp
@@ -22,9 +22,7 @@ BLOCKED = "com.android.dialer.blocking.BlockedNumbersActivity"
 TYPE_GLYPHS = {1: "call_received", 2: "call_made", 3: "call_missed", 5: "call_missed", 6: "block"}
 
 
-def dialable(text: str) -> str:
-    """What a dial string keeps: digits, + * # (spaces and dashes typed by the user are dropped)."""
-    return "".join(ch for ch in text if ch.isdigit() or ch in "+*#")
+dialable = dial_string  # the dial string Telecom places: one rule for the screens and the OS
 
 
 class DialerActivity(Activity):
