@@ -223,3 +223,25 @@ def test_contacts_aliases_start_people_and_a_private_alias_is_refused(phone: Pho
                             serial=phone.serial, check=False)
     assert "java.lang.SecurityException: Permission Denial: starting Intent { flg=0x10000000 " \
            "cmp=com.android.contacts/.ContactsListActivity }" in refused.stderr.decode()
+
+
+def test_install_sessions_as_install_multiple_drives_them(phone: PhoneHandle) -> None:
+    data = u2_apk().read_bytes()
+    phone.adb.run("push", str(u2_apk()), "/data/local/tmp/u2.apk", serial=phone.serial)
+    created = phone.shell("pm install-create -r -t")
+    m = re.fullmatch(r"Success: created install session \[(\d+)\]\n", created)
+    assert m is not None, created
+    session = m.group(1)
+    assert phone.shell(f"pm install-write -S {len(data)} {session} base /data/local/tmp/u2.apk") == \
+        f"Success: streamed {len(data)} bytes\n"
+    assert phone.shell(f"pm install-commit {session}") == "Success\n"
+    assert f"package:{PACKAGE}\n" in phone.shell("pm list packages -3")
+    # the APK from stdin (`-`), then an abandoned session and one that is not open
+    session = re.findall(r"\d+", phone.shell("cmd package install-create"))[0]
+    written = phone.adb.run("shell", f"pm install-write -S {len(data)} {session} base -", serial=phone.serial,
+                            input=data)
+    assert written.stdout.decode() == f"Success: streamed {len(data)} bytes\n"
+    assert phone.shell(f"pm install-abandon {session}") == "Success\n"
+    gone = phone.adb.run("shell", f"pm install-commit {session}", serial=phone.serial, check=False)
+    assert gone.returncode == 255
+    assert f"java.lang.SecurityException: Caller has no access to session {session}" in gone.stderr.decode()

@@ -79,6 +79,7 @@ class ApkManifest:
     test_only: bool = False
     permissions: tuple[str, ...] = ()
     components: tuple[ManifestComponent, ...] = field(default=())
+    split_name: str | None = None  # <manifest split="..."> of a split APK; None for a base APK
 
     def of_kind(self, kind: ManifestKind) -> list[ManifestComponent]:
         return [c for c in self.components if c.kind == kind]
@@ -166,6 +167,7 @@ def _manifest(root: Any, apk: Any, package: str) -> ApkManifest:
         test_only=_bool(app.get(ANDROID_NS + "testOnly") if app is not None else None, False),
         permissions=tuple(p.get(ANDROID_NS + "name", "") for p in root.findall("uses-permission")),
         components=tuple(comps),
+        split_name=root.get("split"),
     )
 
 

@@ -76,6 +76,9 @@ class PackageStore:
         self.fs = fs
         self.now = now
         self._cache: tuple[tuple[int, int, int], dict[str, InstalledApk], frozenset[str]] | None = None
+        # open `pm install-create` sessions: id -> the APKs written to it (name -> bytes); in memory, not
+        # part of the record a snapshot keeps
+        self.sessions: dict[int, dict[str, bytes]] = {}
 
     def all(self) -> dict[str, InstalledApk]:
         return dict(self._load()[0])

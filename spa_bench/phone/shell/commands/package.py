@@ -10,6 +10,7 @@ from __future__ import annotations
 from spa_bench.phone.api import PackageInfo
 from spa_bench.phone.shell.commands.pm_dump import launcher_table, resolver_tables
 from spa_bench.phone.shell.commands.pm_install import pm_install, pm_uninstall
+from spa_bench.phone.shell.commands.pm_session import pm_session
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 from spa_bench.phone.system.access import package_uid
 
@@ -162,6 +163,8 @@ def pm(args: list[str], ctx: CommandContext) -> int:
         return pm_resolve_activity(rest, ctx)
     if verb == "install":
         return pm_install(rest, ctx)
+    if verb in ("install-create", "install-write", "install-commit", "install-abandon"):
+        return pm_session(verb, rest, ctx)
     if verb == "uninstall":
         return pm_uninstall(rest, ctx)
     if verb == "get-install-location":

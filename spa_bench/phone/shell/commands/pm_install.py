@@ -36,7 +36,6 @@ _FUSE_PREFIXES = ("/sdcard/", "/storage/", "/mnt/sdcard/")
 
 def pm_install(args: list[str], ctx: CommandContext) -> int:
     install = getattr(ctx.system, "install_package", None)
-    flags = {a for a in args if a.startswith("-")}
     paths: list[str] = []
     size: int | None = None
     i = 0
@@ -50,11 +49,11 @@ def pm_install(args: list[str], ctx: CommandContext) -> int:
         if not a.startswith("-"):
             paths.append(a)
         i += 1
-    options = InstallOptions(allow_test="-t" in flags, allow_downgrade="-d" in flags, grant_all="-g" in flags)
+    options = install_options(args)
     with tempfile.TemporaryDirectory(prefix="spa-pm-") as tmp:
         staged = Path(tmp) / "base.apk"
         if paths:
-            source = _open_for_system_server(ctx, paths[0])
+            source = read_for_system_server(ctx, paths[0], "install")
             if source is None:
                 return 255
             staged.write_bytes(source)
@@ -81,7 +80,12 @@ def pm_install(args: list[str], ctx: CommandContext) -> int:
     return 0
 
 
-def _open_for_system_server(ctx: CommandContext, arg: str) -> bytes | None:
+def install_options(args: list[str]) -> InstallOptions:
+    flags = {a for a in args if a.startswith("-")}
+    return InstallOptions(allow_test="-t" in flags, allow_downgrade="-d" in flags, grant_all="-g" in flags)
+
+
+def read_for_system_server(ctx: CommandContext, arg: str, verb: str) -> bytes | None:
     """ShellCommand.openFileForSystem: system_server opens the file with its own SELinux context, so a
     file on the FUSE-mounted shared storage is refused even when the shell could read it."""
     path = ctx.path(arg)
@@ -100,7 +104,7 @@ def _open_for_system_server(ctx: CommandContext, arg: str) -> bytes | None:
     if data is not None:
         return data
     lines += [f"Error: Unable to open file: {arg}", "Consider using a file under /data/local/tmp/",
-              f"Error: Can't open file: {arg}", "Exception occurred while executing 'install':",
+              f"Error: Can't open file: {arg}", f"Exception occurred while executing '{verb}':",
               f"java.lang.IllegalArgumentException: Error: Can't open file: {arg}"]
     ctx.err("\n".join(lines) + "\n" + "".join(f"\tat {frame}\n" for frame in _INSTALL_TRACE))
     return None
@@ -134,4 +138,4 @@ def pm_uninstall(args: list[str], ctx: CommandContext) -> int:
     return 1
 
 
-__all__ = ["pm_install", "pm_uninstall"]
+__all__ = ["install_options", "pm_install", "pm_uninstall", "read_for_system_server"]
