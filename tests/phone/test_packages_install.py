@@ -245,3 +245,14 @@ def test_install_sessions_as_install_multiple_drives_them(phone: PhoneHandle) ->
     gone = phone.adb.run("shell", f"pm install-commit {session}", serial=phone.serial, check=False)
     assert gone.returncode == 255
     assert f"java.lang.SecurityException: Caller has no access to session {session}" in gone.stderr.decode()
+
+
+def test_the_launcher_shows_an_installed_app_and_opens_it(phone: PhoneHandle) -> None:
+    phone.adb.text("install", str(u2_apk()), serial=phone.serial)
+    phone.shell("input keyevent HOME")
+    dump = phone.shell("uiautomator dump /sdcard/w.xml >/dev/null; cat /sdcard/w.xml")
+    m = re.search(r'text="ATX"[^>]*clickable="true"[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"', dump)
+    assert m is not None, dump
+    x1, y1, x2, y2 = map(int, m.groups())
+    phone.shell(f"input tap {(x1 + x2) // 2} {(y1 + y2) // 2}")
+    assert f"{PACKAGE}/{MAIN}" in phone.shell("dumpsys window windows")
