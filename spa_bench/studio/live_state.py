@@ -85,6 +85,7 @@ class LiveRun(_Out):
 class _Reading:
     stamp: tuple[int, int]  # the log file's (mtime_ns, size) when read
     log: EpisodeLog
+    view: tuple[bool, LiveEpisode] | None = None  # what it shows (for a run ended or not) until it changes
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -170,7 +171,8 @@ class RunWatcher:
     def logs(self) -> dict[str, EpisodeLog]:
         """Every episode log that reads, by episode id (see the module docstring for one that does not)."""
         try:
-            folders = [p for p in self.layout.episodes_dir.iterdir() if p.is_dir()]
+            with os.scandir(self.layout.episodes_dir) as entries:  # no stat per entry where d_type says
+                folders = [Path(e.path) for e in entries if e.is_dir()]
         except OSError:
             folders = []
         seen: dict[str, EpisodeLog] = {}
@@ -248,6 +250,13 @@ class RunWatcher:
                  task_id: str, repeat: int | None, ended: bool) -> LiveEpisode:
         if log is None:
             return LiveEpisode(episode_id=eid, agent=agent, task_id=task_id, repeat=repeat, status="to do")
+        reading = self._logs[eid]  # a large run reads again only the few logs that changed
+        if reading.view is None or reading.view[0] != ended:
+            reading.view = (ended, self._episode_view(manifest, log, eid, agent, task_id, repeat, ended))
+        return reading.view[1]
+
+    def _episode_view(self, manifest: RunManifest | None, log: EpisodeLog, eid: str, agent: str,
+                      task_id: str, repeat: int | None, ended: bool) -> LiveEpisode:
         status: Status
         if log.status == "running":
             status = "stopped" if ended else "running"

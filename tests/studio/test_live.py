@@ -162,6 +162,32 @@ def test_state_holds_no_answer_key(tmp_path: Path) -> None:
     assert state["verdict"] == "fail: state: checks failed"
 
 
+def test_server_watches_several_runs_for_loopback_only(tmp_path: Path) -> None:
+    ended, waiting = tmp_path / "run-ended", tmp_path / "run-not-started"
+    _manifest(ended, ["phone-a"])
+    log = _finished_log("settings_wifi_off_en", "phone-a", success=True)
+    RunLayout(ended).write_episode(log)
+    (RunLayout(ended).episode_dir(log.episode_id) / "screenshots").mkdir()
+    (RunLayout(ended).episode_dir(log.episode_id) / "screenshots" / "final.png").write_bytes(_png("red"))
+    RunLayout(ended).write_summary(RunSummary(run_id=ended.name, started_at=NOW, finished_at=NOW, planned=2))
+    server = LiveServer([ended, waiting])
+    server.start()
+    try:
+        status, _, body = _get(server.url + "api/state")
+        runs = json.loads(body)["runs"]
+        assert status == 200 and [r["state"] for r in runs] == ["ended", "waiting"]
+        assert runs[0]["phones"][0]["screen"].startswith("final.png?v=")
+        assert _get(f"{server.url}shot/0/{log.episode_id}/final.png")[0] == 200
+        for path in (f"shot/0/{log.episode_id}/episode.json", f"shot/0/{log.episode_id}/..%2Fepisode.json",
+                     f"shot/1/{log.episode_id}/final.png", "shot/x/y/final.png"):
+            assert _get(server.url + path)[0] == 404, path
+        # a page elsewhere that rebinds its name to 127.0.0.1 is refused
+        assert _get(server.url + "api/state", {"Host": f"rebound.example:{server.port}"})[0] == 403
+        assert _get(server.url + "api/state", {"Host": f"localhost:{server.port}"})[0] == 200
+    finally:
+        server.stop()
+
+
 # -- a real run, watched in Chromium -----------------------------------------------------------------------
 
 
