@@ -12,11 +12,13 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
+from spa_bench.phone.system.stock_settings import STOCK
+
 NAMESPACES = ("system", "secure", "global")
 SETTINGS_PACKAGE = "com.android.providers.settings"
 DB_PATH = f"/data/data/{SETTINGS_PACKAGE}/databases/settings.db"
 
-DEFAULTS: dict[str, dict[str, str]] = {
+PHONE_DEFAULTS: dict[str, dict[str, str | None]] = {
     "system": {
         "screen_brightness": "102",
         "screen_brightness_mode": "1",
@@ -53,13 +55,20 @@ DEFAULTS: dict[str, dict[str, str]] = {
 }
 
 
+# What a stock image has (stock_settings), with the values this phone's screens start from on top.
+DEFAULTS: dict[str, dict[str, str | None]] = {
+    ns: STOCK.get(ns, {}) | PHONE_DEFAULTS.get(ns, {}) for ns in NAMESPACES
+}
+
+
 class SettingsStore:
     """SQLite-backed settings with a validated namespace and a change-aware cache."""
 
-    def __init__(self, host_path: Path, defaults: Mapping[str, Mapping[str, str]] | None = None) -> None:
+    def __init__(self, host_path: Path,
+                 defaults: Mapping[str, Mapping[str, str | None]] | None = None) -> None:
         self.path = host_path
         self.defaults = {ns: dict(values) for ns, values in (defaults or DEFAULTS).items()}
-        self._cache: dict[str, dict[str, str]] | None = None
+        self._cache: dict[str, dict[str, str | None]] | None = None
         self._stamp: tuple[int, int, int] | None = None
 
     @staticmethod
@@ -76,7 +85,7 @@ class SettingsStore:
         conn.execute("PRAGMA synchronous=OFF")
         return conn
 
-    def ensure(self, overrides: Mapping[str, Mapping[str, str]] | None = None) -> None:
+    def ensure(self, overrides: Mapping[str, Mapping[str, str | None]] | None = None) -> None:
         """Create the tables and fill in defaults for missing names (never overwrites a set value)."""
         conn = self._connect()
         try:
@@ -101,14 +110,14 @@ class SettingsStore:
             return None
         return st.st_mtime_ns, st.st_size, st.st_ino
 
-    def _load(self) -> dict[str, dict[str, str]]:
+    def _load(self) -> dict[str, dict[str, str | None]]:
         stamp = self._current_stamp()
         if self._cache is not None and stamp == self._stamp:
             return self._cache
         if stamp is None:
             self.ensure()
             stamp = self._current_stamp()
-        cache: dict[str, dict[str, str]] = {}
+        cache: dict[str, dict[str, str | None]] = {}
         conn = self._connect()
         try:
             for ns in NAMESPACES:
@@ -116,7 +125,8 @@ class SettingsStore:
                     rows = conn.execute(f"SELECT name, value FROM {ns}").fetchall()
                 except sqlite3.OperationalError:
                     rows = []
-                cache[ns] = {str(n): str(v) for n, v in rows if n is not None and v is not None}
+                # a NULL value is a key that exists without a value (listed as `null`, read as unset)
+                cache[ns] = {str(n): None if v is None else str(v) for n, v in rows if n is not None}
         finally:
             conn.close()
         self._cache, self._stamp = cache, stamp
@@ -126,7 +136,10 @@ class SettingsStore:
         return self._load()[self.check_namespace(namespace)].get(name)
 
     def as_dict(self, namespace: str) -> dict[str, str]:
-        return dict(sorted(self._load()[self.check_namespace(namespace)].items()))
+        """Every key of the namespace, sorted; a key with a NULL value reads `null`, as `settings list`
+        prints it (SettingsService appends the value with String.valueOf)."""
+        values = self._load()[self.check_namespace(namespace)]
+        return {k: "null" if v is None else v for k, v in sorted(values.items())}
 
     def put(self, namespace: str, name: str, value: str) -> bool:
         """Store a value; returns whether it changed."""
