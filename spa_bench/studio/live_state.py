@@ -128,6 +128,23 @@ def newest_screen(folder: Path, final_first: bool) -> Path | None:
     return None
 
 
+def driver_holds(root: Path) -> bool:
+    """Whether a spa-bench process holds the run folder's lock (spa_bench.runner.run.hold_run_folder, from
+    the manifest to the summary), as /proc/locks lists it: only locks taken on this machine, and nothing
+    where there is no /proc (then the summary decides alone)."""
+    try:
+        st = root.stat()
+        table = Path("/proc/locks").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    ident = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    for line in table.splitlines():  # "3: FLOCK  ADVISORY  WRITE 1234 fe:00:2194709 0 EOF" ("->" if waiting)
+        fields = [f for f in line.split()[1:] if f != "->"]
+        if len(fields) >= 5 and fields[0] == "FLOCK" and fields[4] == ident:
+            return True
+    return False
+
+
 def describe_action(log: EpisodeLog) -> str | None:
     """The last step's action as one line of JSON (what the report's step list shows), or why it was
     refused."""
@@ -202,13 +219,16 @@ class RunWatcher:
         return path if path.is_file() and complete_image(path) else None
 
     def _ended(self, logs: dict[str, EpisodeLog]) -> bool:
-        """The run's driver wrote its summary after every log it wrote (a resumed run writes logs after
-        the first session's summary, so the summary alone does not say the run ended)."""
+        """No driver holds the run (where this machine can tell) and its summary is newer than every log
+        of a running episode: a resumed run writes such logs after the first session's summary, while
+        `spa-bench evaluate` adding verdicts afterwards rewrites only finished ones."""
+        if driver_holds(self.root):
+            return False
         summary = _stamp(self.root / SUMMARY)
         if summary is None:
             return False
-        newest = max((r.stamp[0] for r in self._logs.values() if r.log.episode_id in logs), default=0)
-        return summary[0] >= newest
+        running = [self._logs[eid].stamp[0] for eid, log in logs.items() if log.status == "running"]
+        return summary[0] > max(running, default=0)
 
     def _step_limit(self, manifest: RunManifest | None, log: EpisodeLog, task_id: str) -> int | None:
         """--max-steps, else the task's limit: from the log once it holds the task, before that from the

@@ -41,7 +41,7 @@ from spa_bench.results.schema import (
     Verdict,
 )
 from spa_bench.runner.config import AgentConfig, RunConfig
-from spa_bench.runner.run import new_run_id, run_benchmark
+from spa_bench.runner.run import hold_run_folder, new_run_id, run_benchmark
 from spa_bench.studio.live import LiveRuns, LiveServer
 from spa_bench.studio.live_state import RunWatcher
 from spa_bench.tasks.repository import TaskFilter, TaskRepository, default_tasks_root
@@ -142,6 +142,15 @@ def test_half_written_run_folder(tmp_path: Path) -> None:
     run = watcher.read()
     assert run.state == "ended"
     assert {e.episode_id: e.status for e in run.episodes}["oracle__settings_wifi_off_en__r0"] == "stopped"
+    # verdicts added later (spa-bench evaluate) rewrite a finished log: the run is still over
+    half.write_text(text, encoding="utf-8")
+    assert watcher.read().state == "ended"
+    # a driver resuming the run holds its folder (and writes running logs after the old summary)
+    with hold_run_folder(root):
+        assert watcher.read().state == "running"
+    assert watcher.read().state == "ended"
+    layout.write_episode(running)
+    assert watcher.read().state == "running"
 
 
 def test_state_holds_no_answer_key(tmp_path: Path) -> None:
