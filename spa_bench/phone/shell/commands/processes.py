@@ -166,7 +166,11 @@ def _ints(spec: str, flag: str) -> set[int]:
 @command("ps")
 def ps(args: list[str], ctx: CommandContext) -> int:
     opts = parse_options(args, flags="AadeflnwZTM", valued="oOupPkgGst")
-    rows = processes(ctx)
+    table = process_table(ctx)
+    own = table.new_pid() if table is not None else SHELL_PID + 1
+    itself = PsRow("root" if ctx.root else "shell", 0 if ctx.root else 2000, own, SHELL_PID, 10808124, 3532,
+                   "0", "R", ("ps", *args))  # ps lists itself, running
+    rows = [*processes(ctx), itself]
     selected: list[Callable[[PsRow], bool]] = []
     if "u" in opts.values:
         names = _users(opts.values["u"])
