@@ -66,7 +66,7 @@ def _downscale(data: bytes) -> bytes:
     with Image.open(io.BytesIO(data)) as image:
         image.thumbnail((DOWNSCALED_SIDE, DOWNSCALED_SIDE))
         out = io.BytesIO()
-        image.save(out, format="PNG", optimize=True)
+        image.save(out, format="PNG")
     return out.getvalue()
 
 

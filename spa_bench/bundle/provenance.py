@@ -5,8 +5,8 @@ Five parts, each compared on its own by `spa-bench bundle verify` (spa_bench.bun
   data are hashed apart, so a change there names its own part);
 - tasks: each task's file sha256, and the task set's (a hash of the sorted id -> sha256 lines);
 - phone: the virtual phone's image, a hash of every file under spa_bench/phone (app code, system code,
-  seed data, fonts), which changes when any app's code or seed data does; devices of other kinds are
-  listed by what the run recorded of them;
+  seed data, fonts), which changes when any app's code or seed data does; every device's kind, model
+  and build fingerprint (getprop ro.build.fingerprint: an emulator image's or a phone's system);
 - agents: per agent its adapter (registry name, version, sha256 of its module and of the prompt modules
   it imports), the model, the endpoint's kind (never its URL or key) and the sampling parameters;
 - instances: the run seed or, for a secret-seed run, only the commitment; the `--vary` spec.
@@ -66,6 +66,9 @@ class PhonePart(_Frozen):
     image_files: int = 0
     devices: list[str] = Field(default_factory=list, description="kind and model of every device, e.g. "
                                                                  "'virtual spa-bench phone (Android 14)'")
+    fingerprints: list[str] = Field(default_factory=list, description="the devices' build fingerprints "
+                                    "(getprop ro.build.fingerprint), which name an emulator image or a "
+                                    "phone's system")
 
 
 class ModelPart(_Frozen):
@@ -82,7 +85,7 @@ class AgentPart(_Frozen):
     module: str | None = None
     modules: dict[str, str] = Field(default_factory=dict, description="module of the adapter's class and "
                                     "of its base classes -> sha256")
-    module_sha256: str | None = Field(None, description="one hash of `modules`")
+    module_sha256: str | None = Field(None, description="one hash of the contents of `modules`")
     prompt_sha256: dict[str, str] = Field(default_factory=dict, description="prompt module -> sha256")
     model: ModelPart
 
@@ -213,6 +216,17 @@ def _imported_prompt_modules(modules: Iterable[tuple[str, str]]) -> dict[str, st
     return out
 
 
+def resolve_adapter(agent: str, adapter_dir: Path | None) -> str:
+    """An adapter given as `path/to/file.py:Class` on the machine that ran the run, as found here: at
+    its recorded path, else by its file name in `adapter_dir` (where a keeper puts submitted adapters).
+    Registry names are kept."""
+    location, sep, name = agent.rpartition(":")
+    if not sep or not location.endswith(".py") or Path(location).is_file() or adapter_dir is None:
+        return agent
+    candidate = adapter_dir / Path(location).name
+    return f"{candidate}:{name}" if candidate.is_file() else agent
+
+
 def agent_part(spec: AgentSpec) -> AgentPart:
     """The adapter's code and model of one agent, read from its class (never from a live agent)."""
     from spa_bench.agent import AGENTS
@@ -235,7 +249,9 @@ def agent_part(spec: AgentSpec) -> AgentPart:
     sampling = {k: given[k] for k in SAMPLING_ARGS if k in given and _plain(given[k])}
     sampling.update({k: v for k, v in (getattr(factory, "sampling", None) or {}).items() if _plain(v)})
     model = given.get("model")
-    combined = sha256_bytes("\n".join(f"{k} {v}" for k, v in sorted(modules.items())).encode())
+    # of the files' contents in class order, not of module names: a file adapter's module is named after
+    # where it was loaded from, which differs between the machine that ran and the one that verifies
+    combined = sha256_bytes("\n".join(modules.values()).encode())
     return AgentPart(
         name=spec.name, adapter=spec.agent, reference=spec.reference,
         version=str(getattr(factory, "version", None) or __version__),
@@ -274,15 +290,18 @@ def make_provenance(manifest: RunManifest, logs: list[EpisodeLog]) -> Provenance
                             git_revision=manifest.git_revision),
         tasks=tasks_part(manifest, logs),
         phone=PhonePart(image_sha256=image, image_files=count,
-                        devices=sorted({_device_label(log) for log in logs})),
+                        devices=sorted({_device_label(log) for log in logs}),
+                        fingerprints=sorted({f for f in manifest.device_fingerprints.values() if f})),
         agents=[agent_part(spec) for spec in manifest.agents],
         instances=InstancesPart(seed=None if commitment else manifest.seed, seed_commitment=commitment,
                                 repeats=manifest.repeats, vary=config.get("vary"),
                                 phone_clock=config.get("phone_clock")))
 
 
-def installed_provenance(bundled: Provenance, tasks_root: Path) -> Provenance:
-    """The same parts as the installed harness makes them: what `bundle verify` compares with."""
+def installed_provenance(bundled: Provenance, tasks_root: Path,
+                         adapter_dir: Path | None = None) -> Provenance:
+    """The same parts as the installed harness makes them: what `bundle verify` compares with
+    (`adapter_dir`: where the run's file adapters are found here, see resolve_adapter)."""
     files = {}
     for rel in bundled.tasks.files:
         path = tasks_root / rel
@@ -291,11 +310,13 @@ def installed_provenance(bundled: Provenance, tasks_root: Path) -> Provenance:
     image, count = phone_image_sha256() if bundled.phone.image_sha256 else (None, 0)
     agents = []
     for agent in bundled.agents:
-        spec = AgentSpec(name=agent.name, agent=agent.adapter, reference=agent.reference)
+        spec = AgentSpec(name=agent.name, agent=resolve_adapter(agent.adapter, adapter_dir),
+                         reference=agent.reference)
         agents.append(agent_part(spec).model_copy(update={"model": agent.model}))
     return Provenance(
         harness=HarnessPart(version=__version__, source_sha256=harness_source_sha256()),
         tasks=TasksPart(files=files, by_task=by_task, set_sha256=task_set_sha256(files, by_task)),
-        phone=PhonePart(image_sha256=image, image_files=count, devices=bundled.phone.devices),
+        phone=PhonePart(image_sha256=image, image_files=count, devices=bundled.phone.devices,
+                        fingerprints=bundled.phone.fingerprints),
         agents=agents, instances=bundled.instances)
 

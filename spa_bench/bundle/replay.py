@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spa_bench.bundle.provenance import resolve_adapter
 from spa_bench.errors import ResultsError
 from spa_bench.evaluation.policy import decide_success
 from spa_bench.results.layout import RunLayout
@@ -81,10 +82,11 @@ def replay_run(run_dir: Path, *, tasks_root: Path, cache_dir: Path | None, phone
                instance_seed: str | None = None, work_dir: Path | None = None,
                stop: threading.Event | None = None, events: Events | None = None,
                progress: Callable[[Replayed], None] | None = None,
-               where: dict[str, Any] | None = None) -> Replay:
+               where: dict[str, Any] | None = None, adapter_dir: Path | None = None) -> Replay:
     """Run the bundled run again and compare it episode by episode with its logs. `where`: RunConfig
     fields naming the devices to replay on (devices, console_ports: virtual phones already started, as
-    the test suite's); default `phones` fresh virtual phones."""
+    the test suite's); default `phones` fresh virtual phones. `adapter_dir`: where file adapters the run
+    named by a path of its machine are found here (spa_bench.bundle.provenance.resolve_adapter)."""
     import time
 
     from spa_bench.runner.config import RunConfig
@@ -99,9 +101,10 @@ def replay_run(run_dir: Path, *, tasks_root: Path, cache_dir: Path | None, phone
     for agent in config.agents:
         agent.args = {k: (KEY_STAND_IN if isinstance(v, str) and REDACTED in v else v)
                       for k, v in agent.args.items()}
+        agent.agent = resolve_adapter(agent.agent, adapter_dir)
     recorded = {log.episode_id: log for log in layout.episodes() if log.task is not None}
     outcome = Replay()
-    if config.phone_clock is None and cache_dir is not None:
+    if config.phone_clock is None and cache_dir is not None:  # the runner logs it too, as any rerun's
         outcome.warnings.append("the run's phones showed the time of day (no --phone-clock): replayed "
                                 "screens differ from the recorded ones, and cached model replies may miss")
     if config.devices or config.executor != "local":

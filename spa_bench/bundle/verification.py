@@ -96,11 +96,13 @@ class Verification:
 def verify_bundle(path: Path, tasks_root: Path, *, replay: bool = False, phones: int = 1,
                   instance_seed: str | None = None, stop: threading.Event | None = None,
                   replayed: Callable[[Replayed], None] | None = None,
-                  unpack_to: Path | None = None, where: dict[str, Any] | None = None) -> Verification:
+                  unpack_to: Path | None = None, where: dict[str, Any] | None = None,
+                  adapter_dir: Path | None = None) -> Verification:
     """Verify the bundle at `path` against the installed harness and the tasks under `tasks_root`.
     `unpack_to`: leave the bundled run there as a run folder (`<unpack_to>/<run-id>/`, with the
     verification record), so that `spa-bench report` shows it with its badge. `where`: the devices to
-    replay on (spa_bench.bundle.replay.replay_run)."""
+    replay on (spa_bench.bundle.replay.replay_run). `adapter_dir`: the folder of submitted adapter files
+    (spa_bench.bundle.provenance.resolve_adapter)."""
     from spa_bench.runner.run import given_instance_seed
 
     bundle_sha = sha256_bytes(path.read_bytes()) if path.is_file() else ""
@@ -128,14 +130,15 @@ def verify_bundle(path: Path, tasks_root: Path, *, replay: bool = False, phones:
         logs = [log for log in RunLayout(opened.run_dir).episodes() if log.task is not None]
         if not logs:
             raise ResultsError(f"{path}: the bundle holds no finished episode")
-        parts = [*installed_parts(opened, tasks_root), instance_check(logs, tasks_root, run_seed)]
+        parts = [*installed_parts(opened, tasks_root, adapter_dir),
+                 instance_check(logs, tasks_root, run_seed)]
         rescoring = rescore(opened.run_dir, with_cache=opened.cache_dir is not None,
                             screenshots=opened.index.screenshots == "full")
         done = None
         if replay:
             done = replay_run(opened.run_dir, tasks_root=tasks_root, cache_dir=opened.cache_dir,
                               phones=phones, instance_seed=secret.get_secret_value() if secret else None,
-                              stop=stop, progress=replayed, where=where)
+                              stop=stop, progress=replayed, where=where, adapter_dir=adapter_dir)
         verification = Verification(opened.index, bundle_sha, state, parts, rescoring, done)
         if target is not None:
             shutil.move(opened.run_dir, target)

@@ -65,17 +65,19 @@ def compare_provenance(bundled: Provenance, installed: Provenance) -> list[PartC
     for ours, theirs in zip(bundled.agents, installed.agents, strict=True):
         diffs = [what for what, a, b in (("version", ours.version, theirs.version),
                                          ("module", ours.module_sha256, theirs.module_sha256),
-                                         ("prompts", ours.prompt_sha256, theirs.prompt_sha256)) if a != b]
+                                         ("prompts", sorted(ours.prompt_sha256.values()),
+                                          sorted(theirs.prompt_sha256.values()))) if a != b]
         checks.append(PartCheck(f"agent {ours.name}", not diffs, "" if not diffs else
                                 f"{', '.join(diffs)} differ{'s' if len(diffs) == 1 else ''} "
                                 f"from the installed {ours.adapter}"))
     return checks
 
 
-def installed_parts(opened: OpenedBundle, tasks_root: Path) -> list[PartCheck]:
+def installed_parts(opened: OpenedBundle, tasks_root: Path,
+                    adapter_dir: Path | None = None) -> list[PartCheck]:
     """(a): the provenance parts and the bundle's own members."""
     bundled = opened.index.provenance
-    checks = compare_provenance(bundled, installed_provenance(bundled, tasks_root))
+    checks = compare_provenance(bundled, installed_provenance(bundled, tasks_root, adapter_dir))
     altered = opened.altered
     checks.append(PartCheck("bundle members", not altered, "" if not altered else
                             f"{len(altered)} member(s) differ from the bundle's index: "

@@ -94,6 +94,12 @@ def verify(
     unpack: Path | None = typer.Option(None, "--unpack", help="Leave the bundled run in this folder "
                                                               "(DIR/<run-id>/) with the verification "
                                                               "record, for `spa-bench report`."),
+    adapter_dir: Path | None = typer.Option(None, "--adapter-dir", help="Folder of the submitted adapter "
+                                                                        "files: an agent the run named by "
+                                                                        "FILE.py:Class is found here by "
+                                                                        "its file name."),
+    import_: list[str] = typer.Option([], "--import", help="Python file or module to load first, so that "
+                                                           "its @register_agent names are known."),
     record_in: Path | None = typer.Option(None, "--record-in", help="Write the verification record "
                                                                     "(the report's badge) into this run "
                                                                     "folder, e.g. the run bundled."),
@@ -110,8 +116,13 @@ def verify(
         register_secrets([secret])
     if record_in is not None:
         RunLayout(record_in).read_manifest()  # a clear error now, not after a replay
+    if adapter_dir is not None and not adapter_dir.is_dir():
+        raise ConfigError(f"--adapter-dir {adapter_dir}: no such folder")
+    from spa_bench.registry import import_plugins
+
+    import_plugins(import_)
     done = verify_bundle(bundle, tasks_dir or default_tasks_root(), replay=replay, phones=phones,
-                         instance_seed=secret, unpack_to=unpack)
+                         instance_seed=secret, unpack_to=unpack, adapter_dir=adapter_dir)
     index = done.index
     console.print(f"bundle of run {index.run_id}: {index.episodes} episodes, screenshots "
                   f"{index.screenshots}{', model cache' if index.with_cache else ''}", highlight=False)

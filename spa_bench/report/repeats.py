@@ -92,6 +92,8 @@ def repeats_view(outcomes: Iterable[Outcome]) -> RepeatsView | None:
         return None
     view = RepeatsView(k)
     for agent, tasks in sorted(table.items()):
+        if all(len(r) < 2 for r in tasks.values()):
+            continue  # an agent of a run without repeats, reported beside one with them
         counted = {task: r for task, r in tasks.items()
                    if len(r) == k and all(v is not None for v in r.values())}
         wins = {task: sum(1 for v in r.values() if v) for task, r in counted.items()}

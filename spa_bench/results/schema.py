@@ -107,6 +107,9 @@ class RunManifest(_Model):
                                       "and tasks apart; spa_bench.bundle.provenance); None in older runs")
     phone_image_sha256: str | None = Field(None, description="the virtual phone's files as run (its apps' "
                                            "code and seed data); None in older runs")
+    device_fingerprints: dict[str, str] = Field(
+        default_factory=dict, description="serial -> `getprop ro.build.fingerprint` of each device this "
+                                          "driver reached (a real device's image; empty on a Ray run)")
     instance_seed_commitment: str | None = Field(
         None, description="--instance-seed: sha256 commitment to the secret seed the task instances were "
                           "drawn from (the seed itself is never written); None: `seed` drew them")

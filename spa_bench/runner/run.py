@@ -248,7 +248,7 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
                         for a in config.agents],
                 repeats=config.repeats, seed=config.seed, devices=[r.info for r in present],
                 settings={"config": _redacted_config(config)}, source_sha256=harness_source_sha256(),
-                phone_image_sha256=phone_image_sha256()[0],
+                phone_image_sha256=phone_image_sha256()[0], device_fingerprints=_fingerprints(pool),
                 instance_seed_commitment=config.instance_seed_commitment)
             layout.write_manifest(manifest)
             held.enter_context(hold_run_folder(layout.root))
@@ -305,6 +305,20 @@ def run_benchmark(config: RunConfig, events: Events | None = None, stop: threadi
     finally:
         held.close()
     return RunResult(layout.root, manifest, summary, logs)
+
+
+def _fingerprints(pool: DevicePool) -> dict[str, str]:
+    """Each device's build fingerprint: what identifies an emulator image or a phone's system in a
+    bundle's provenance (a device that does not answer is left out)."""
+    from spa_bench.errors import DeviceError
+
+    found = {}
+    for device in pool.devices:
+        try:
+            found[device.serial] = device.shell("getprop ro.build.fingerprint").strip()
+        except DeviceError:
+            continue
+    return found
 
 
 @contextlib.contextmanager
@@ -376,11 +390,16 @@ def _model_cache(config: RunConfig) -> ModelCache | None:
         return None
     from spa_bench.phone.system.clock import clock_from_environment
 
-    if not config.devices and config.phone_clock is None and clock_from_environment() is None:
+    cache = ModelCache(config.model_cache, replay_only=config.model_cache_replay)
+    # a replay from an empty cache (a bundle of agents that call no model) has nothing to miss
+    empty = config.model_cache_replay and not any(cache.root.glob("*/*.json"))
+    if not config.devices and config.phone_clock is None and clock_from_environment() is None and not empty:
         log.warning("--model-cache without --phone-clock: the virtual phones show the time of day, so a "
-                    "rerun sees other screens and asks the model again; freeze it in this run and in "
-                    "reruns, e.g. --phone-clock 2026-01-15T09:30")
-    return ModelCache(config.model_cache, replay_only=config.model_cache_replay)
+                    "rerun sees other screens and %s; freeze it in this run and in reruns, e.g. "
+                    "--phone-clock 2026-01-15T09:30",
+                    "its requests miss the cache (errors, with --model-cache-replay)"
+                    if config.model_cache_replay else "asks the model again")
+    return cache
 
 
 def _redacted_config(config: RunConfig) -> dict[str, Any]:

@@ -98,6 +98,11 @@ def test_a_bundle_holds_the_run_and_its_provenance_but_no_secret(bundled: Bundle
     assert sum(name.endswith("episode.json") for name in files) == 8
     prov = index.provenance
     assert prov.phone.image_sha256 == result.manifest.phone_image_sha256 is not None
+    # the device's build fingerprint as getprop said it during the run (a real device's image is named by
+    # it), in AOSP's form BRAND/PRODUCT/DEVICE:RELEASE/ID/INCREMENTAL:TYPE/TAGS
+    assert prov.phone.fingerprints == sorted(set(result.manifest.device_fingerprints.values()))
+    assert re.fullmatch(r"[^/]+/[^/]+/[^/:]+:[^/]+/[^/]+/[^/:]+:[^/]+/[^/]+", prov.phone.fingerprints[0])
+    assert prov.phone.devices == ["virtual SPA Virtual Phone (Android 14)"]
     assert prov.harness.source_sha256 == result.manifest.source_sha256
     assert set(prov.tasks.by_task) == set(TASKS)
     assert prov.tasks.task_sha256("settings_wifi_off_en") == sha256_bytes(
@@ -169,6 +174,12 @@ def test_a_tampered_verdict_and_a_tampered_task_file_are_both_reported(
     assert out.code == 1
     assert f"✗ {episode}: recorded False, re-scored True (state changed)" in out.out
     assert "1 verdict(s) differ; differs: " in out.out and "tasks, bundle members" in out.out
+    # `spa-bench bundle RUN_DIR` is `spa-bench bundle create RUN_DIR`
+    made = run_cli(capsys, "bundle", str(result.run_dir), "-o", str(tmp_path / "cli.tar.gz"), "--screenshots",
+                   "downscaled")
+    assert made.code == 0 and "8 episodes" in made.out and "screenshots downscaled" in made.out, made.err
+    refused = run_cli(capsys, "bundle", str(result.run_dir), "--cache-dir", str(tmp_path))
+    assert refused.code == 2 and "--cache-dir needs --with-cache" in refused.err
     clean = run_cli(capsys, "bundle", "verify", str(bundle), "--record-in", str(result.run_dir))
     assert clean.code == 0, clean.out + clean.err
     assert "re-scored 8/8 episodes (not replayed), verdicts identical" in clean.out
@@ -229,3 +240,18 @@ def test_the_image_hash_changes_with_any_file_of_the_phone(tmp_path: Path) -> No
     (tmp_path / "apps" / "notes.py").rename(tmp_path / "apps" / "todo.py")  # a file moved
     third, _ = tree_sha256(tmp_path, files())
     assert count == 2 and len({first, second, third}) == 3
+
+
+def test_a_file_adapter_of_another_machine_is_found_in_the_adapter_folder(tmp_path: Path) -> None:
+    from spa_bench.bundle.provenance import agent_part, resolve_adapter
+    from spa_bench.results.schema import AgentSpec
+
+    submitted = tmp_path / "submitted"
+    submitted.mkdir()
+    (submitted / "keyed_agent.py").write_bytes((Path(__file__).parent / "keyed_agent.py").read_bytes())
+    theirs = "/home/someone/agents/keyed_agent.py:KeyedAgent"
+    assert resolve_adapter(theirs, None) == theirs and resolve_adapter("mllm", submitted) == "mllm"
+    assert resolve_adapter(theirs, submitted) == f"{submitted / 'keyed_agent.py'}:KeyedAgent"
+    mine = agent_part(AgentSpec(name="k", agent=KEYED))
+    found = agent_part(AgentSpec(name="k", agent=resolve_adapter(theirs, submitted)))
+    assert found.module_sha256 == mine.module_sha256 is not None  # the same file, found elsewhere

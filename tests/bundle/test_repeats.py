@@ -36,6 +36,8 @@ def test_pass_at_k_and_pass_hat_k_count_tasks_and_leave_undecided_ones_out() -> 
     assert a.spread == {0: 1, 1: 1, 2: 1, 3: 1} and a.flips == ["t2", "t5"]
     assert a.pass_hat_k.text() == "25.0% [4.6, 69.9]"
     assert repeats_view(outcomes("a", {"t1": [True], "t2": [False]})) is None  # no repeats, no view
+    both = repeats_view(outcomes("a", {"t1": [True, False]}) + outcomes("b", {"t1": [True]}))
+    assert both is not None and [x.agent for x in both.agents] == ["a"]  # b ran no repeats
 
 
 def test_the_table_fits_80_columns_and_the_notes_name_the_flipping_tasks() -> None:
