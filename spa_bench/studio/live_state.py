@@ -56,6 +56,8 @@ class LiveEpisode(_Out):
     attempt: int = 1
     steps: int = 0  # steps taken
     step_limit: int | None = None  # None: its task file is gone
+    instruction: str | None = None  # the task view's; while the episode runs, as its file writes it (with
+    # {placeholders}: the drawn values stay off the disk until it ends)
     started_at: datetime | None = None
     elapsed_s: float | None = None  # an ended episode's; a running one's is counted from started_at
     last_action: str | None = None
@@ -168,7 +170,7 @@ class RunWatcher:
         self.layout = RunLayout(root)
         self._logs: dict[str, _Reading] = {}
         self._manifest: tuple[tuple[int, int], RunManifest] | None = None
-        self._limits: dict[tuple[str, str], int | None] = {}
+        self._in_files: dict[tuple[str, str], tuple[int | None, str | None]] = {}
 
     @property
     def root(self) -> Path:
@@ -230,20 +232,22 @@ class RunWatcher:
         running = [self._logs[eid].stamp[0] for eid, log in logs.items() if log.status == "running"]
         return summary[0] > max(running, default=0)
 
-    def _step_limit(self, manifest: RunManifest | None, log: EpisodeLog, task_id: str) -> int | None:
-        """--max-steps, else the task's limit: from the log once it holds the task, before that from the
-        task file (max_steps, or 2 x golden_steps + 1 as Task.step_limit says)."""
+    def _task_view(self, manifest: RunManifest | None, log: EpisodeLog,
+                   task_id: str) -> tuple[int | None, str | None]:
+        """(step limit, instruction): --max-steps or the task's limit, from the log once it holds the
+        task, before that from the task file (max_steps, or 2 x golden_steps + 1 as Task.step_limit says)."""
         config = manifest.settings.get("config") if manifest else None
-        if isinstance(config, dict) and isinstance(config.get("max_steps"), int):
-            return int(config["max_steps"])
+        given = config.get("max_steps") if isinstance(config, dict) else None
         if log.task is not None:
-            return log.task.step_limit
-        if manifest is None or log.task_file is None:
-            return None
-        key = (log.task_file, task_id)
-        if key not in self._limits:
-            self._limits[key] = _limit_in_file(Path(manifest.tasks_root) / log.task_file, task_id)
-        return self._limits[key]
+            limit, instruction = log.task.step_limit, log.task.instruction
+        elif manifest is None or log.task_file is None:
+            limit, instruction = None, None
+        else:
+            key = (log.task_file, task_id)
+            if key not in self._in_files:
+                self._in_files[key] = _in_task_file(Path(manifest.tasks_root) / log.task_file, task_id)
+            limit, instruction = self._in_files[key]
+        return (given if isinstance(given, int) else limit), instruction
 
     def read(self) -> LiveRun:
         manifest = self.manifest()
@@ -291,10 +295,11 @@ class RunWatcher:
                 success = decision.success
                 word = {True: "pass", False: "fail", None: "undecided"}[decision.success]
                 verdict = f"{word}: {decision.reason}"
+        limit, instruction = self._task_view(manifest, log, task_id)
         return LiveEpisode(
             episode_id=eid, agent=agent, task_id=task_id, repeat=repeat, status=status,
             device=device_key(log.device.serial, log.device.host), attempt=log.attempt, steps=len(log.steps),
-            step_limit=self._step_limit(manifest, log, task_id), started_at=log.started_at,
+            step_limit=limit, instruction=instruction, started_at=log.started_at,
             elapsed_s=log.timings.total_s if log.status == "finished" else None,
             last_action=describe_action(log), termination=log.termination, success=success, verdict=verdict)
 
@@ -329,16 +334,20 @@ def _plan(manifest: RunManifest | None) -> dict[str, tuple[str, str, int]]:
             for task in manifest.task_ids for repeat in range(manifest.repeats) for agent in manifest.agents}
 
 
-def _limit_in_file(path: Path, task_id: str) -> int | None:
+def _in_task_file(path: Path, task_id: str) -> tuple[int | None, str | None]:
+    """A task's step limit and instruction as its file writes them; (None, None) if it is not there."""
     try:
         raws = read_task_file(path)
     except (TaskValidationError, OSError):
-        return None
+        return None, None
     for raw in raws:
         if raw.get("id") != task_id:
             continue
+        limit = None
         if isinstance(raw.get("max_steps"), int):
-            return int(raw["max_steps"])
-        if isinstance(raw.get("golden_steps"), int):
-            return 2 * int(raw["golden_steps"]) + 1
-    return None
+            limit = int(raw["max_steps"])
+        elif isinstance(raw.get("golden_steps"), int):
+            limit = 2 * int(raw["golden_steps"]) + 1
+        instruction = raw.get("instruction")
+        return limit, instruction if isinstance(instruction, str) else None
+    return None, None

@@ -117,6 +117,7 @@ def test_half_written_run_folder(tmp_path: Path) -> None:
     wifi = by_id["oracle__settings_wifi_off_en__r0"]
     assert (wifi.status, wifi.task_id, wifi.agent, wifi.steps, wifi.step_limit) == (
         "running", "settings_wifi_off_en", "oracle", 2, 7)  # the limit from the task file: 2 x 3 + 1
+    assert wifi.instruction == TaskRepository(default_tasks_root()).get("settings_wifi_off_en").instruction
     assert json.loads(wifi.last_action or "") == {"type": "tap", "x": 11, "y": 20}
     assert by_id["oracle__settings_bluetooth_on_zh__r0"].status == "to do"  # the partial log is skipped
     phones = {p.device: p for p in run.phones}
@@ -169,6 +170,26 @@ def test_state_holds_no_answer_key(tmp_path: Path) -> None:
     state = next(e for e in json.loads(body)["runs"][0]["episodes"] if e["episode_id"] == log.episode_id)
     assert (state["status"], state["success"]) == ("done", False)
     assert state["verdict"] == "fail: state: checks failed"
+
+
+def test_running_episode_shows_the_instruction_as_written(tmp_path: Path) -> None:
+    """A parameterised task's drawn values stay off the disk while its episode runs: the page shows the
+    instruction with its placeholders, then the one the agent was given once the episode has ended."""
+    root = tmp_path / "run-4"
+    _manifest(root, ["phone-a"])
+    running = _running_log("settings_wifi_off_en", "phone-a", 1).model_copy(update={
+        "episode_id": "oracle__social_follow_en__r0", "task_file": "social/en.yaml"})
+    RunLayout(root).write_episode(running)
+    watcher = RunWatcher(root)
+    view = {e.episode_id: e for e in watcher.read().episodes}[running.episode_id]
+    assert (view.task_id, view.step_limit) == ("social_follow_en", 9)  # 2 x 4 golden steps + 1
+    assert view.instruction == "Follow {who.name} on Circle."
+    task, _, values = TaskRepository(default_tasks_root()).get("social_follow_en").instantiate(11, 0)
+    RunLayout(root).write_episode(running.model_copy(update={"task": task, "status": "finished",
+                                                              "termination": "done", "finished_at": NOW}))
+    view = {e.episode_id: e for e in watcher.read().episodes}[running.episode_id]
+    assert view.instruction == task.instruction and "{" not in task.instruction
+    assert str(values["who"]["name"]) in task.instruction  # type: ignore[index]
 
 
 def test_server_watches_several_runs_for_loopback_only(tmp_path: Path) -> None:
@@ -262,10 +283,12 @@ def test_page_watches_a_run(gated_run: tuple[Path, threading.Thread], chromium: 
         page.wait_for_function("[...document.querySelectorAll('.phone[data-status=running] .step')]"
                                ".filter((s) => s.innerText === 'step 1 / 7').length === 2")
         devices = {d.serial: d for d in shared_devices(2)}
+        repo = TaskRepository(default_tasks_root())
         for task in TASKS:
             episode = f"live-test-gated-oracle__{task}__r0"
             card = page.locator(f".phone[data-episode='{episode}']")
             assert card.locator(".task").inner_text() == task
+            assert card.locator(".instruction").inner_text() == repo.get(task).instruction
             assert card.locator(".agent").inner_text() == "live-test-gated-oracle"
             assert '"type": "tap"' in card.locator(".action").inner_text()
             img = card.locator("img.screen")
