@@ -48,7 +48,8 @@ class FakeShell:
     def __init__(self) -> None:
         self.ran: list[tuple[str, bytes]] = []
 
-    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> FakeResult:
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"",
+            client: object = None) -> FakeResult:
         if command == "cat":  # the one command here that reads stdin, so the only one that waits for it
             stdin = stdin() if callable(stdin) else stdin
             self.ran.append((command, stdin))

@@ -189,7 +189,7 @@ class MiniShell:
         self.fs = fs
         self.commands: list[str] = []
 
-    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"") -> Out:
+    def run(self, command: str, stdin: bytes | Callable[[], bytes] = b"", client: object = None) -> Out:
         suffix = "; echo X4EXIT:$?"  # adbutils' shell2 learns the exit code this way
         if command.endswith(suffix):
             out = self.run(command[:-len(suffix)], stdin)
