@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,6 +80,44 @@ def _short(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _key_variables(config: Any) -> set[str]:
+    """The environment variables the run's agents and judge read their keys from (`api_key_env`, as
+    given or as the adapter's default)."""
+    import inspect
+
+    from spa_bench.agent import AGENTS
+    from spa_bench.errors import RegistryError
+
+    names: set[str] = set()
+    for agent in config.agents:
+        given = agent.args.get("api_key_env")
+        if given is None:
+            try:
+                parameter = inspect.signature(AGENTS.get(agent.agent)).parameters.get("api_key_env")
+            except (RegistryError, TypeError, ValueError):
+                parameter = None
+            given = parameter.default if parameter is not None else None
+        if isinstance(given, str) and given.strip():
+            names.add(given.strip())
+    if config.judge is not None and config.judge.api_key_env:
+        names.add(config.judge.api_key_env)
+    return names
+
+
+@contextmanager
+def _stand_in_keys(names: set[str]) -> Iterator[None]:
+    """A replay sends no request (a reply missing from the cache is an error), but model clients want a
+    key to be made: a stand-in for each key variable that is not set, taken away afterwards."""
+    missing = {name for name in names if not os.environ.get(name)}
+    for name in missing:
+        os.environ[name] = KEY_STAND_IN
+    try:
+        yield
+    finally:
+        for name in missing:
+            os.environ.pop(name, None)
+
+
 def replay_run(run_dir: Path, *, tasks_root: Path, cache_dir: Path | None, phones: int,
                instance_seed: str | None = None, work_dir: Path | None = None,
                stop: threading.Event | None = None, events: Events | None = None,
@@ -120,7 +160,8 @@ def replay_run(run_dir: Path, *, tasks_root: Path, cache_dir: Path | None, phone
             "instance_seed": given_instance_seed(manifest.instance_seed_commitment, instance_seed,
                                                  "the bundled run")})
         started = time.monotonic()
-        result = run_benchmark(config, events, stop, ["spa-bench", "bundle", "verify", "--replay"])
+        with _stand_in_keys(_key_variables(config)):
+            result = run_benchmark(config, events, stop, ["spa-bench", "bundle", "verify", "--replay"])
         outcome.seconds = time.monotonic() - started
         again = {log.episode_id: log for log in result.logs}
         for episode, log in sorted(recorded.items()):

@@ -25,7 +25,8 @@ class _DefaultCreate(TyperGroup):
 
 
 app = typer.Typer(cls=_DefaultCreate, no_args_is_help=True,
-                  help="Pack a run into one archive with its provenance, and verify such an archive.")
+                  help="Pack a run into one archive with its provenance (`spa-bench bundle RUN_DIR`, short "
+                       "for `bundle create RUN_DIR`), and verify such an archive (`bundle verify FILE`).")
 
 SCREENSHOT_CHOICES = ("full", "downscaled", "none")
 
@@ -77,7 +78,14 @@ def create(
                   f"{', model cache' if index.with_cache else ''})", highlight=False, soft_wrap=True)
 
 
-@app.command("verify")
+VERIFY_HELP = ("Check a bundle against the installed spa-bench; exit 1 on any difference.\n\n"
+               "(a) every hash (harness, tasks, phone image, adapters, task instances), (b) every verdict "
+               "re-scored from the captured device state, (c) with --replay, every episode run again on "
+               "fresh virtual phones from the bundle's model cache (no model call), its trajectory and "
+               "verdict compared.")
+
+
+@app.command("verify", help=VERIFY_HELP)
 def verify(
     bundle: Path = typer.Argument(..., help="A bundle written by `spa-bench bundle`."),
     replay: bool = typer.Option(False, "--replay", help="Also run every episode again on fresh virtual "
@@ -104,8 +112,7 @@ def verify(
                                                                     "(the report's badge) into this run "
                                                                     "folder, e.g. the run bundled."),
 ) -> None:
-    """Check a bundle: (a) hashes against the installed harness, (b) verdicts re-scored from the
-    captured state, (c) with --replay, trajectories and verdicts of a fresh run. Exit 1 on any difference."""
+    """Check a bundle against the installed spa-bench (the command's help says how)."""
     from spa_bench.bundle.verification import verify_bundle, write_record
     from spa_bench.results.layout import RunLayout
     from spa_bench.secrets import register_secrets

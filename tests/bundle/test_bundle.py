@@ -255,3 +255,21 @@ def test_a_file_adapter_of_another_machine_is_found_in_the_adapter_folder(tmp_pa
     mine = agent_part(AgentSpec(name="k", agent=KEYED))
     found = agent_part(AgentSpec(name="k", agent=resolve_adapter(theirs, submitted)))
     assert found.module_sha256 == mine.module_sha256 is not None  # the same file, found elsewhere
+
+
+def test_a_replay_needs_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Model clients of OpenAI's endpoint want a key to be made; a replay never sends a request, so a
+    stand-in is set for the variables the agents read, and only while the replay runs."""
+    from spa_bench.bundle.replay import KEY_STAND_IN, _key_variables, _stand_in_keys
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("MY_KEY", "kept-as-it-is")
+    config = RunConfig(agents=[AgentConfig(agent="mllm"), AgentConfig(agent="oracle"),
+                               AgentConfig(agent="text", args={"api_key_env": "MY_KEY"})])
+    names = _key_variables(config)
+    assert names == {"OPENAI_API_KEY", "MY_KEY"}
+    import os
+
+    with _stand_in_keys(names):
+        assert os.environ["OPENAI_API_KEY"] == KEY_STAND_IN and os.environ["MY_KEY"] == "kept-as-it-is"
+    assert "OPENAI_API_KEY" not in os.environ and os.environ["MY_KEY"] == "kept-as-it-is"
