@@ -218,3 +218,13 @@ def test_last_traversed_text_is_none_until_text_is_traversed(phone: PhoneOS) -> 
     assert u2.call("getLastTraversedText", []) is None
     assert u2.call("clearLastTraversedText", []) is None
     assert u2.call("getLastTraversedText", None) is None
+
+
+def test_a_clock_that_stands_still_waits_the_gesture_once(tmp_path: Path) -> None:
+    """With a monotonic clock that does not move (as some tests give the phone), each event waits only the
+    gap since the previous one: the gesture sleeps its duration in all, not more."""
+    slept: list[float] = []
+    phone = PhoneOS(PhoneConfig(), VirtualFS(tmp_path / "fs"),
+                    clock=PhoneClock(monotonic=lambda: 50.0, sleep=slept.append))
+    phone.perform_gesture(input_swipe(540, 1500, 540, 1100, 1000))
+    assert sum(slept) == pytest.approx(1.0)

@@ -120,10 +120,13 @@ class InputMixin:
         Times are the planned ones (not the moment the thread woke up), so a loaded host never turns a
         scroll into a fling."""
         start_ms = self.clock.monotonic() * 1000
+        previous_ms = 0.0
         for event in gesture.events():
             due_ms = start_ms + event.t_ms
-            if wait:
-                self.clock.sleep(due_ms / 1000 - self.clock.monotonic())
+            if wait:  # on schedule, and never longer than the gap (a clock that stands still)
+                gap_ms = event.t_ms - previous_ms
+                self.clock.sleep(min(due_ms / 1000 - self.clock.monotonic(), gap_ms / 1000))
+            previous_ms = event.t_ms
             self._touch_event(event.action, event.x, event.y, due_ms)
 
     def touch(self, action: TouchAction, x: float, y: float) -> None:
