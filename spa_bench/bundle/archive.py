@@ -1,21 +1,22 @@
 """One archive of a run (`spa-bench bundle RUN_DIR`): its manifest, summary and episode folders, the
 provenance record, and - when asked - the model-reply cache, in a gzip'd tar.
 
-    bundle.json                     BundleIndex: provenance, options, sha256 of every other member
+    bundle.json                     BundleIndex: provenance, options, sha256 of every other member (last)
     run/manifest.json, run/summary.json
     run/episodes/<episode-id>/...   episode.json, hierarchy/, agent/, screenshots/ (full, downscaled or none)
     cache/<xx>/<key>.json           --with-cache: the model replies, for an offline replay
 
 The report and metrics of the run folder are left out: they are made from the logs. Every text member
 is scrubbed of secret values (registered ones, those in the environment, key shapes) on the way in,
-although the run wrote them scrubbed already: a bundle leaves the machine. Members are written in sorted
-order with fixed times, so the same run bundles to the same bytes.
+although the run wrote them scrubbed already: a bundle leaves the machine. Members are written one at a
+time in a stable order (the index last, with their hashes), with fixed times and modes.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+import itertools
 import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -105,6 +106,12 @@ def _scrubbed(name: str, data: bytes) -> bytes:
     return scrub_text(text).encode("utf-8")
 
 
+def _add(tar: tarfile.TarFile, name: str, data: bytes) -> None:
+    info = tarfile.TarInfo(name)
+    info.size, info.mtime, info.mode = len(data), 0, 0o644
+    tar.addfile(info, io.BytesIO(data))
+
+
 def write_bundle(run_dir: Path, out: Path, *, screenshots: Screenshots = "full",
                  cache_dir: Path | None = None) -> BundleWritten:
     """Pack a finished run into `out` (a .tar.gz). `cache_dir`: the model-reply cache to put in."""
@@ -115,26 +122,23 @@ def write_bundle(run_dir: Path, out: Path, *, screenshots: Screenshots = "full",
         raise ResultsError(f"{run_dir}: no finished episode to bundle")
     if cache_dir is not None and not cache_dir.is_dir():
         raise ResultsError(f"--with-cache {cache_dir}: no such folder")
-    members: dict[str, bytes] = {}
-    for name, data in _run_members(layout, screenshots):
-        members[name] = _scrubbed(name, data)
-    if cache_dir is not None:
-        for name, data in _cache_members(cache_dir):
-            members[name] = _scrubbed(name, data)
-    index = BundleIndex(run_id=manifest.run_id, created_at=datetime.now(UTC), screenshots=screenshots,
-                        with_cache=cache_dir is not None, provenance=make_provenance(manifest, logs),
-                        episodes=len(logs),
-                        members={name: sha256_bytes(data) for name, data in sorted(members.items())})
-    members[INDEX] = scrub_text(index.model_dump_json(indent=1)).encode("utf-8")
+    sources = itertools.chain(_run_members(layout, screenshots),
+                              _cache_members(cache_dir) if cache_dir is not None else ())
+    hashes: dict[str, str] = {}
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
-    try:
+    try:  # one member in memory at a time; the index, which lists their hashes, goes last
         with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as zipped, \
                 tarfile.open(fileobj=zipped, mode="w") as tar:
-            for name in [INDEX, *sorted(n for n in members if n != INDEX)]:
-                info = tarfile.TarInfo(name)
-                info.size, info.mtime, info.mode = len(members[name]), 0, 0o644
-                tar.addfile(info, io.BytesIO(members[name]))
+            for name, data in sources:
+                data = _scrubbed(name, data)
+                hashes[name] = sha256_bytes(data)
+                _add(tar, name, data)
+            index = BundleIndex(run_id=manifest.run_id, created_at=datetime.now(UTC), screenshots=screenshots,
+                                with_cache=cache_dir is not None,
+                                provenance=make_provenance(manifest, logs), episodes=len(logs),
+                                members=hashes)
+            _add(tar, INDEX, scrub_text(index.model_dump_json(indent=1)).encode("utf-8"))
         tmp.replace(out)
     except BaseException:
         tmp.unlink(missing_ok=True)
