@@ -95,6 +95,8 @@ class InstancesPart(_Frozen):
     seed_commitment: str | None = Field(None, description="sha256 commitment to the secret --instance-seed")
     repeats: int = 1
     vary: str | None = None
+    draws: dict[str, str] = Field(default_factory=dict, description="--vary: episode id -> the device "
+                                  "variation drawn for it (e.g. 'dark+font1.3+720x1280')")
     phone_clock: str | None = None
 
 
@@ -295,6 +297,8 @@ def make_provenance(manifest: RunManifest, logs: list[EpisodeLog]) -> Provenance
         agents=[agent_part(spec) for spec in manifest.agents],
         instances=InstancesPart(seed=None if commitment else manifest.seed, seed_commitment=commitment,
                                 repeats=manifest.repeats, vary=config.get("vary"),
+                                draws={log.episode_id: log.variation.name for log in logs
+                                       if log.variation is not None},
                                 phone_clock=config.get("phone_clock")))
 
 

@@ -273,3 +273,18 @@ def test_a_replay_needs_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
     with _stand_in_keys(names):
         assert os.environ["OPENAI_API_KEY"] == KEY_STAND_IN and os.environ["MY_KEY"] == "kept-as-it-is"
     assert "OPENAI_API_KEY" not in os.environ and os.environ["MY_KEY"] == "kept-as-it-is"
+
+
+def test_a_varied_run_replays_with_its_recorded_device_draws(tmp_path: Path) -> None:
+    """--vary draws each episode's device from the run's spec and seed: the replay draws the same ones
+    (the bundle lists them), so the oracle meets the same screens and does the same."""
+    config = RunConfig(filter=TaskFilter(ids=["settings_wifi_off_en"]), agents=[AgentConfig(agent="oracle")],
+                       **on_shared_phones(1), out=tmp_path / "results", vary="screen,font-scale,dark:4",
+                       repeats=2)
+    result = run_benchmark(config)
+    bundle = write_bundle(result.run_dir, tmp_path / "varied.tar.gz", screenshots="none")
+    draws = bundle.index.provenance.instances.draws
+    assert draws == {log.episode_id: log.variation.name for log in result.logs if log.variation}
+    assert len(draws) == 2 and bundle.index.provenance.instances.vary == "screen,font-scale,dark:4"
+    done = verify_bundle(bundle.path, default_tasks_root(), replay=True, where=on_shared_phones(1))
+    assert done.status == "verified", done.line()
