@@ -332,6 +332,10 @@ def test_run_live_prints_its_page(capsys: pytest.CaptureFixture[str], tmp_path: 
     line = next(line for line in result.out.splitlines() if line.startswith("live: "))
     run_dir = next(p for p in tmp_path.iterdir() if p.is_dir())
     assert re.fullmatch(rf"live: http://127\.0\.0\.1:\d+/ \(watching {re.escape(str(run_dir))}\)", line)
+    # a resumed run takes --live too (nothing is left to run here: no phone is needed)
+    result = run_cli(capsys, "run", "--resume", str(run_dir), "--live", "--live-port", "0")
+    assert result.code == 0, result.err
+    assert f"(watching {run_dir})" in result.out
 
 
 def test_studio_run_serves_a_finished_run_until_ctrl_c(tmp_path: Path) -> None:
