@@ -114,6 +114,15 @@ def test_bad_command_lines(running_phone: Any, args: str, message: str) -> None:
     assert message in proc.stderr.decode() + proc.stdout.decode()
 
 
+def test_a_file_it_cannot_open_is_refused_at_once(running_phone: Any) -> None:
+    # main() opens the file (O_CREAT|O_RDWR) before recording: "Unable to open '%s': %s", exit 1
+    for path, reason in (("''", "No such file or directory"), ("/sdcard", "Is a directory")):
+        proc = running_phone.adb.run("shell", f"screenrecord {path}", serial=running_phone.serial,
+                                     check=False)
+        assert proc.returncode == 1
+        assert f"Unable to open '{path.strip(chr(39))}': {reason}" in proc.stderr.decode()
+
+
 def test_help_is_aosp_usage(running_phone: Any) -> None:
     proc = running_phone.adb.run("shell", "screenrecord --help", serial=running_phone.serial, check=False)
     text = proc.stderr.decode() + proc.stdout.decode()

@@ -321,6 +321,12 @@ def screenrecord(args: list[str], ctx: CommandContext) -> int:
 
 def _can_create(ctx: CommandContext, path: str) -> bool:
     """screenrecord opens the file (O_CREAT) before recording, for a clear error."""
+    if not path:
+        ctx.err("Unable to open '': No such file or directory\n")
+        return False
+    if ctx.fs.is_dir(path, ctx.cwd):
+        ctx.err(f"Unable to open '{path}': Is a directory\n")
+        return False
     try:
         if not ctx.fs.exists(path, ctx.cwd):
             ctx.fs.write_bytes(path, b"", ctx.cwd)
