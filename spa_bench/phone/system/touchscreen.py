@@ -69,10 +69,6 @@ class Touchscreen:
         self._touch: _Touch | None = None
         self._samples: deque[tuple[float, float, float]] = deque()  # (t_ms, x, y) within the horizon
 
-    @property
-    def down(self) -> bool:
-        return self._touch is not None
-
     def feed(self, action: TouchAction, x: float, y: float, t_ms: float) -> list[Outcome]:
         if action == "down":
             self._touch = _Touch(x, y, t_ms)
