@@ -5,13 +5,16 @@ episode run again from the bundle's model-reply cache."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperGroup
 
 from spa_bench.cli.common import console
 from spa_bench.errors import ConfigError
+
+if TYPE_CHECKING:
+    from spa_bench.bundle.archive import Screenshots
 
 
 class _DefaultCreate(TyperGroup):
@@ -28,7 +31,7 @@ app = typer.Typer(cls=_DefaultCreate, no_args_is_help=True,
                   help="Pack a run into one archive with its provenance (`spa-bench bundle RUN_DIR`, short "
                        "for `bundle create RUN_DIR`), and verify such an archive (`bundle verify FILE`).")
 
-SCREENSHOT_CHOICES = ("full", "downscaled", "none")
+SCREENSHOT_CHOICES: tuple[Screenshots, ...] = ("full", "downscaled", "none")
 
 
 def read_instance_seed(value: str | None, file: Path | None) -> str | None:
@@ -58,7 +61,8 @@ def create(
     from spa_bench.bundle.archive import write_bundle
     from spa_bench.results.layout import RunLayout
 
-    if screenshots not in SCREENSHOT_CHOICES:
+    chosen = next((c for c in SCREENSHOT_CHOICES if c == screenshots), None)
+    if chosen is None:
         raise ConfigError(f"--screenshots {screenshots!r}: not one of {', '.join(SCREENSHOT_CHOICES)}")
     cache = None
     if with_cache:
@@ -70,8 +74,7 @@ def create(
     elif cache_dir is not None:
         raise ConfigError("--cache-dir needs --with-cache")
     target = out or run_dir.resolve().with_name(run_dir.resolve().name + ".bundle.tar.gz")
-    written = write_bundle(run_dir, target, screenshots=screenshots,  # type: ignore[arg-type]
-                           cache_dir=cache)
+    written = write_bundle(run_dir, target, screenshots=chosen, cache_dir=cache)
     index = written.index
     console.print(f"bundle: {written.path} ({written.bytes / 1e6:.1f} MB, {index.episodes} episodes, "
                   f"{len(index.members)} files, screenshots {index.screenshots}"
