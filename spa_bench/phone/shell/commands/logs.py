@@ -9,7 +9,10 @@ line, errors as `logcat: MESSAGE` with exit 1. Lines are formatted as liblog's l
 (brief, tag, process, thread, raw, time, threadtime (the default), long; modifiers year, usec, nsec,
 epoch, monotonic, zone, UTC, uid, printable, color). Without -d/-t a logcat keeps running and prints
 new entries as they come until its client hangs up (or it is killed): it is then a process `ps` sees.
-The phone runs on UTC, so local time is UTC.
+Where its output has no client of its own (a pipe, a file, a line typed in an interactive session) it
+prints what the log holds and returns. The phone runs on UTC, so local time is UTC. Not modelled: the
+binary buffers' contents (events, stats, security stay empty), -L (pstore), -S/-p/-P (statistics and
+prune lists); they answer as unknown options.
 """
 
 from __future__ import annotations
@@ -51,6 +54,21 @@ FORMATS = ("brief", "process", "tag", "thread", "raw", "time", "threadtime", "lo
 MODIFIERS = ("color", "colour", "usec", "nsec", "printable", "year", "zone", "epoch", "monotonic", "uid",
              "descriptive", "UTC")
 _UID_NAMES = {0: "root", 1000: "system", 2000: "shell", 1036: "logd"}
+LOGCAT_USAGE = """
+  Usage: logcat [OPTION]... [FILTERSPEC]...
+
+  -b BUFFER   main system radio events crash default all (comma separated)
+  -c          Clear the log and exit      -d  Dump the log and exit (don't block)
+  -D          Dividers between buffers    -B  Binary output
+  -e EXPR     Only lines matching EXPR    -m N  Exit after N lines
+  -f FILE     Log to FILE                 -g  Ring buffer sizes   -G SIZE  Set them
+  -s          Default filter silent       -t N|TIME  Recent lines (implies -d)   -T N|TIME  (no -d)
+  -v FORMAT   brief long process raw tag thread threadtime time; adverbs color epoch monotonic
+              printable uid usec UTC year zone
+  --pid=PID   Only that pid's lines
+
+  FILTERSPEC: <tag>[:priority] with priority V D I W E F S; '*' alone is '*:D', a tag alone '<tag>:V'.
+"""
 
 
 def log_buffer(ctx: CommandContext) -> LogBuffer | None:
@@ -364,7 +382,7 @@ def logcat(args: list[str], ctx: CommandContext) -> int:
         opts = parse_logcat(args)
     except LogcatError as exc:
         if str(exc) == "help":
-            ctx.out("Usage: logcat [OPTION]... [FILTERSPEC]...\n")
+            ctx.out(LOGCAT_USAGE)
             return 0
         return ctx.fail(str(exc))
     logd = log_buffer(ctx)
