@@ -48,8 +48,6 @@ _PRINTABLE: dict[int, str] = {
     81: "+",
 }
 TOUCH_SLOP_DP = 8  # ViewConfiguration.TOUCH_SLOP
-# ADBKeyboard's EditorInfo IME actions: 2 GO, 3 SEARCH, 4 SEND, 5 NEXT, 6 DONE.
-_SUBMIT_ACTIONS = {2, 3, 4, 5, 6}
 
 
 class InputMixin:
@@ -277,6 +275,17 @@ class InputMixin:
         else:
             self._editor_action(field)
 
+    def perform_editor_action(self, code: int) -> None:
+        """InputConnection.performEditorAction(code) on the focused field - an IME's action key, ADBKeyboard's
+        ADB_EDITOR_CODE, uiautomator2's send_action: TextView.onEditorAction, which types nothing,
+        multi-line field or not (without a listener, a GO/SEARCH/SEND becomes an Enter flagged as an
+        editor action, which no field inserts)."""
+        with self.lock:
+            field = self._focused_field()
+            if field is not None:
+                self._editor_action(field)
+            self.invalidate()
+
     def _editor_action(self, field: EditText) -> None:
         """TextView.onEditorAction: the app's listener (`on_submit`) when it has one, else the keyboard
         goes down. An IME's performEditorAction lands here in multi-line fields too: it types nothing."""
@@ -331,11 +340,10 @@ class InputMixin:
                 code = _int(extras.get("code"))
                 if code is not None:
                     self.press_key(code)
-            elif action == "ADB_EDITOR_CODE":  # InputConnection.performEditorAction(code)
+            elif action == "ADB_EDITOR_CODE":
                 code = _int(extras.get("code"))
-                field = self._focused_field()
-                if code in _SUBMIT_ACTIONS and field is not None:
-                    self._editor_action(field)
+                if code is not None and code != -1:  # AdbIME: getIntExtra("code", -1)
+                    self.perform_editor_action(code)
             elif action == "ADB_INPUT_CHARS":
                 chars = [_int(c) for c in extras.get("chars", "").split(",")]
                 self._edit_insert("".join(chr(c) for c in chars if c is not None and 0 < c < 0x110000))
