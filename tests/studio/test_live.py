@@ -292,8 +292,9 @@ def test_page_watches_a_run(gated_run: tuple[Path, threading.Thread], chromium: 
             assert card.locator(".agent").inner_text() == "live-test-gated-oracle"
             assert '"type": "tap"' in card.locator(".action").inner_text()
             img = card.locator("img.screen")
-            page.wait_for_function("(img) => img.complete && img.naturalWidth === 1080",
-                                   arg=img.element_handle())
+            # the second screenshot (a poll made while it was being written may show the first a moment)
+            page.wait_for_function("(img) => img.complete && img.naturalWidth === 1080 && "
+                                   "new URL(img.src).pathname.endsWith('/001.png')", arg=img.element_handle())
             src = img.get_attribute("src") or ""
             assert re.search(rf"/shot/0/{episode}/001\.png\?v=\d+$", src), src
             # the screen shown is the phone's screen now (the agent is holding its step)
