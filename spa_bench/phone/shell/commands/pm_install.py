@@ -58,15 +58,10 @@ def pm_install(args: list[str], ctx: CommandContext) -> int:
                 return 255
             staged.write_bytes(source)
         elif size is not None:
-            data = ctx.stdin
-            if len(data) < size:
-                ctx.out(f"Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to write {size} bytes, "
-                        f"got {len(data)}]\n")
-                return 1
-            staged.write_bytes(data[:size])
+            staged.write_bytes(ctx.stdin[:size])  # a short stream leaves a broken zip: NOT_APK below
         else:
-            ctx.err("Error: must either specify a package size or an APK file\n")
-            return 255
+            ctx.out("Error: must either specify a package size or an APK file\n")
+            return 1
         if install is None:  # a shell without a phone's package manager (unit tests' fake system)
             ctx.out("Failure [INSTALL_FAILED_INTERNAL_ERROR: no package manager]\n")
             return 1
@@ -92,8 +87,7 @@ def read_for_system_server(ctx: CommandContext, arg: str, verb: str) -> bytes | 
     lines: list[str] = []
     data: bytes | None = None
     if path.startswith(_FUSE_PREFIXES):
-        shown = "/storage/emulated/0/" + path.split("/", 2)[2].split("/", 1)[-1] \
-            if path.startswith("/sdcard/") else path
+        shown = "/storage/emulated/0/" + path[len("/sdcard/"):] if path.startswith("/sdcard/") else path
         lines.append("System server has no access to read file context u:object_r:fuse:s0 "
                      f"(from path {shown}, context u:r:system_server:s0)")
     else:
