@@ -311,7 +311,8 @@ def test_page_watches_a_run(gated_run: tuple[Path, threading.Thread], chromium: 
             assert rows.nth(i).get_attribute("data-status") == "done"
             assert rows.nth(i).get_attribute("data-success") == "true"
         assert "passed 2" in page.locator("section.run h2").inner_text()
-        assert page.locator(".phone img.screen[src*='final.png']").count() == 2
+        page.wait_for_function("document.querySelectorAll(\".phone img.screen[src*='/final.png?']\")"
+                               ".length === 2")
         # the state's ETag: a poll that changes nothing gets 304
         status, headers, _ = _get(server.url + "api/state")
         assert status == 200 and _get(server.url + "api/state", {"If-None-Match": headers["ETag"]})[0] == 304
