@@ -96,7 +96,7 @@ def seed_commitment(secret: str) -> str:
 def check_instance_seed(secret: str) -> str:
     """The secret as given, or ValueError when it is too short to keep private."""
     if len(secret.strip()) < MIN_INSTANCE_SEED:
-        raise ValueError(f"instance seed: at least {MIN_INSTANCE_SEED} characters, not {len(secret.strip())} "
+        raise ValueError(f"at least {MIN_INSTANCE_SEED} characters, not {len(secret.strip())} "
                          f"(a commitment to a short secret can be guessed); e.g. "
                          f"python -c 'import secrets; print(secrets.token_hex(16))'")
     return secret.strip()
