@@ -97,6 +97,7 @@ class Device:
         self._own: list[SentCommand] | None = None  # what this Device sent while an audit is open
         self._snapshot_ids: dict[str, str] = {}  # snapshot -> the id of the save this Device saw first
         self._snapshot_ids_known = True  # False once the console says it has no `spa snapshot id`
+        self.connected_here = False  # this object's connect() made the adb server connect the device
 
     def _send(self, request: Request) -> Response:
         """Every request goes through here: while an audit is open, the shell, adbd service and console
@@ -118,6 +119,8 @@ class Device:
             for _ in range(attempts):
                 out = self._host(f"connect:{self.serial}")
                 if "connected" in out and "cannot" not in out and "failed" not in out:
+                    # adb says "already connected to ..." for a device someone else connected: theirs to keep
+                    self.connected_here = "already connected" not in out
                     break
                 if "failed" in out or "cannot" in out:  # e.g. failed to connect to '...': Connection refused
                     now = time.monotonic()

@@ -51,6 +51,8 @@ class DevicePool:
 
     def close(self) -> None:
         for device in self.devices:
+            if not device.connected_here:  # connected before the run (a user's, the studio's): left so
+                continue
             with contextlib.suppress(DeviceError):
                 device.disconnect()
         if self.phones is not None:

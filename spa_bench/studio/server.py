@@ -172,7 +172,7 @@ class Studio:
         self.last_task = task
         return {"saved": True, "path": str(path), "yaml": path.read_text("utf-8"), "problems": []}
 
-    def record_verify(self) -> dict[str, Any]:
+    def record_verify(self, payload: dict[str, Any]) -> dict[str, Any]:
         if self.last_task is None:
             raise BadRequest("save a recorded task first")
         if self.verification is not None and self.verification.exit_code is None:
@@ -181,6 +181,9 @@ class Studio:
         command = [sys.executable, "-m", "spa_bench", "tasks", "verify", "--tasks-dir", str(self.record_dir),
                    "--task", task_id, "--seeds", "1", "--phones", "1", "--all",
                    "-o", str(self.runs_dir / f"verify-{task_id}")]
+        probes = payload.get("probes")  # default: every probe
+        if probes:
+            command += ["--probes", ",".join(str(p) for p in probes)]
         self.verification = Verification(task_id, command)
         threading.Thread(target=self.verification.run, name="studio-verify", daemon=True).start()
         return self.verify_status()
@@ -314,7 +317,7 @@ def make_app(studio: Studio) -> web.Application:
     app.router.add_post("/api/record/ask", api(studio.record_ask))
     app.router.add_post("/api/record/finish", api(studio.record_finish))
     app.router.add_post("/api/record/save", api(studio.record_save))
-    app.router.add_post("/api/record/verify", api(studio.record_verify, with_body=False))
+    app.router.add_post("/api/record/verify", api(studio.record_verify))
     app.router.add_get("/api/record/verify", api(studio.verify_status, with_body=False))
     app.router.add_post("/api/play/start", api(studio.play_start))
     app.router.add_get("/api/play", api(lambda: studio._play().status(), with_body=False))

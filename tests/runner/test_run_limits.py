@@ -49,7 +49,9 @@ def test_step_and_episode_timeouts(results_dir: Path, tmp_path: Path) -> None:
                                                        args={"seconds": 0.4})]))
     log = long.logs[0]
     assert log.termination == "episode_timeout"
-    assert 2 <= len(log.steps) <= 4
+    # 0.4 s per step in a 1 s episode: at most 4 steps; under CPU load an observation can take most of
+    # a second, so one step is all the check may count on (the limit is what ended it, not max_steps)
+    assert 1 <= len(log.steps) <= 4
 
 
 def test_ctrl_c_stops_cleanly_and_resume_finishes(results_dir: Path, tmp_path: Path) -> None:
