@@ -6,17 +6,24 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
+from browser_helpers import chromium_browser
 from cli_helpers import run_cli
 from pim_runs import on_shared_phones_args
 from rich.console import Console
 
+from spa_bench.bundle.verification import VERIFICATION, VerificationRecord
 from spa_bench.evaluation.metrics import wilson_interval
-from spa_bench.report.build import build_report
+from spa_bench.report.build import build_report, write_report
 from spa_bench.report.repeats import Outcome, interval_width, repeats_for_width, repeats_view
 from spa_bench.report.terminal import repeats_notes, repeats_table
+from spa_bench.results.layout import write_json_atomic
+
+chromium = chromium_browser  # the module-scoped headless Chromium (tests/browser_helpers.py)
 
 
 def outcomes(agent: str, table: dict[str, list[bool | None]]) -> list[Outcome]:
@@ -67,7 +74,7 @@ def test_repeats_needed_for_an_interval_width() -> None:
 
 @pytest.mark.usefixtures("adb_env")
 def test_a_run_with_repeats_shows_pass_k_in_the_terminal_the_report_and_the_page(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], chromium: Any) -> None:
     out = run_cli(capsys, "run", "--task", "clock_alarm_new_en", "--agent", "oracle", "--agent", "noop",
                   "--repeats", "2", "--out", str(tmp_path), *on_shared_phones_args(1))
     assert out.code == 0, out.err
@@ -84,3 +91,21 @@ def test_a_run_with_repeats_shows_pass_k_in_the_terminal_the_report_and_the_page
     assert doc["repeats"]["k"] == 2 and by_agent["noop"]["pass_at_k"] == {
         "passed": 0, "of": 1, "rate": 0.0, "low": 0.0, "high": pytest.approx(wilson_interval(0, 1)[1])}
     assert doc["runs"][0]["verification"] is None  # no badge record: "not verified"
+    # in the browser: the Repeats section and the run's badge (a record as `bundle verify` writes it)
+    write_json_atomic(run / VERIFICATION, VerificationRecord(
+        status="re-scored", line="re-scored 4/4 episodes (not replayed), verdicts identical",
+        checked_at=datetime.now(UTC), bundle_sha256="0" * 64).model_dump_json())
+    write_report([run], tmp_path / "page.html")
+    page = chromium.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((tmp_path / "page.html").resolve().as_uri())
+    page.wait_for_selector("#repeats-body table")
+    rows = page.locator("#repeats-body tbody tr")
+    assert rows.count() == 2 and not errors
+    noop = page.locator('#repeats-body tr[data-agent="noop"]').inner_text()
+    assert "0/1 · 95% CI 0.0%–79.3%" in noop and "0/2: 1" in noop
+    badge = page.locator("#runs [data-badge]")
+    assert badge.inner_text() == "re-scored only" and "badge unk" in str(badge.get_attribute("class"))
+    assert page.locator("#nav-repeats").is_visible()
+    page.close()
