@@ -8,12 +8,16 @@ every path goes through `ctx.fs` (the jailed VirtualFS).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from spa_bench.phone.api import PhoneSystem
 from spa_bench.phone.vfs import VirtualFS
+
+if TYPE_CHECKING:
+    from spa_bench.phone.system.processes import Process
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,12 @@ class ClientLink(Protocol):
 
     def wait_gone(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds; True once the client has closed its end."""
+        ...
+
+    def read_line(self) -> bytes | None:
+        """The next line the client sends (with its newline), waiting for it; what is left without a
+        newline when the client closes; None once it has closed with nothing more (the `read` builtin
+        over a v1 stream, whose input no command took as stdin)."""
         ...
 
 
@@ -93,6 +103,11 @@ class ShellState:
     status: int = 0
     depth: int = 0  # nesting of `sh -c` / command substitution, bounded by the executor
     su: bool = False  # running under `su` (root without `adb root`), inherited by nested shells
+    positional: list[str] = field(default_factory=list)  # $1... of `sh FILE ARGS` / `sh -c CMD $0 ARGS`
+    script_name: str = SHELL_NAME  # $0
+    jobs: list[threading.Thread] = field(default_factory=list)  # `CMD &` of this shell, for `wait`
+    last_job: int | None = None  # $!: the pid of the last `CMD &`
+    job: Process | None = None  # the process of the background job this state runs (see processes)
 
     def environment(self) -> dict[str, str]:
         return {k: v for k, v in self.variables.items() if k in self.exported}
@@ -104,7 +119,8 @@ class ShellRunner(Protocol):
     def has_command(self, name: str) -> bool:
         ...
 
-    def run_nested(self, source: str, ctx: CommandContext) -> int:
+    def run_nested(self, source: str, ctx: CommandContext, positional: list[str] | None = None,
+                   script_name: str | None = None) -> int:
         ...
 
     def run_argv(self, argv: list[str], ctx: CommandContext) -> int:

@@ -10,6 +10,7 @@ runs a host program: an unknown command answers like mksh, `not found`, exit 127
 from __future__ import annotations
 
 import posixpath
+import threading
 from dataclasses import dataclass
 
 from spa_bench.phone.api import PhoneSystem
@@ -26,7 +27,7 @@ from spa_bench.phone.shell.context import (
     StdinSource,
     run_guarded,
 )
-from spa_bench.phone.shell.expand import ExpansionError, expand_word
+from spa_bench.phone.shell.expand import SHELL_PID, ExpansionError, expand_word
 from spa_bench.phone.shell.parser import (
     AndOr,
     Pipeline,
@@ -36,8 +37,10 @@ from spa_bench.phone.shell.parser import (
     SimpleCommand,
     Word,
     parse,
+    word_text,
 )
 from spa_bench.phone.shell.permissions import fs_for
+from spa_bench.phone.system.processes import ProcessTable
 from spa_bench.phone.vfs import VfsError, VirtualFS
 
 MAX_DEPTH = 8  # nested `sh -c` / `$(...)` levels before the shell refuses
@@ -104,10 +107,13 @@ class Shell:
     def has_command(self, name: str) -> bool:
         return name in self.commands
 
-    def run_nested(self, source: str, ctx: CommandContext) -> int:
-        """`sh -c SOURCE`: a child shell with a copy of the caller's state."""
+    def run_nested(self, source: str, ctx: CommandContext, positional: list[str] | None = None,
+                   script_name: str | None = None) -> int:
+        """`sh -c SOURCE [$0 ARGS]` / `sh FILE ARGS`: a child shell with a copy of the caller's state and
+        its own positional parameters and jobs."""
         child = ShellState(ctx.state.cwd, dict(ctx.state.variables), set(ctx.state.exported),
-                           ctx.state.status, ctx.state.depth + 1, ctx.state.su)
+                           ctx.state.status, ctx.state.depth + 1, ctx.state.su, list(positional or []),
+                           script_name or SHELL_NAME, job=ctx.state.job)
         child.variables.update(ctx.env)
         return self._run_source(source, child, ctx.stdin_source, ctx.stdout, ctx.stderr)
 
@@ -139,9 +145,40 @@ class Shell:
     def _run_script(self, script: Script, state: ShellState, stdin: StdinSource, stdout: Output,
                     stderr: Output) -> int:
         for item in script:
-            state.status = self._run_and_or(item, state, stdin, stdout, stderr)
+            if item.background:
+                self._start_job(item, state, stdout, stderr)
+                state.status = 0
+            else:
+                state.status = self._run_and_or(item, state, stdin, stdout, stderr)
             stdin = b""  # only the line's first command gets stdin
         return state.status
+
+    def _start_job(self, item: AndOr, state: ShellState, stdout: Output, stderr: Output) -> None:
+        """`CMD &`: a job in its own thread and process (`$!` is its pid, `kill` and `wait` reach it);
+        a long-running command in it (screenrecord, logcat, a server) is that process. Its output goes
+        where the shell's does."""
+        table = getattr(self.system, "processes", None)
+        if not isinstance(table, ProcessTable):  # a phone without a process table runs it in place
+            state.status = self._run_and_or(item, state, b"", stdout, stderr)
+            return
+        first = item.first.commands[0] if item.first.commands else None
+        argv = tuple(word_text(w) for w in first.words) if first is not None else ("sh",)
+        root = self.system.adb_root or state.su
+        proc = table.spawn(argv or ("sh",), ppid=SHELL_PID, uid=0 if root else 2000,
+                           user="root" if root else "shell")
+        child = ShellState(state.cwd, dict(state.variables), set(state.exported), state.status, state.depth,
+                           state.su, list(state.positional), state.script_name, job=proc)
+
+        def run() -> None:
+            try:
+                self._run_and_or(item, child, b"", stdout, stderr)
+            finally:
+                table.end(proc)
+
+        thread = threading.Thread(target=run, name=f"sh-job-{proc.pid}", daemon=True)
+        state.jobs.append(thread)
+        state.last_job = proc.pid
+        thread.start()
 
     def _run_and_or(self, item: AndOr, state: ShellState, stdin: StdinSource, stdout: Output,
                     stderr: Output) -> int:
@@ -168,7 +205,8 @@ class Shell:
         def substitute(source: str) -> str:
             out = Output()
             child = ShellState(state.cwd, dict(state.variables), set(state.exported), state.status,
-                               state.depth + 1, state.su)
+                               state.depth + 1, state.su, list(state.positional), state.script_name,
+                               job=state.job)
             self._run_source(source, child, b"", out, stderr)
             return out.getvalue().decode("utf-8", errors="replace")
 

@@ -31,10 +31,17 @@ def param_value(state: ShellState, name: str) -> str | None:
     if name == "$":
         return str(SHELL_PID)
     if name == "#":
-        return "0"
+        return str(len(state.positional))
     if name == "0":
-        return "/system/bin/sh"
-    if name in ("@", "*", "!", "-") or name.isdigit():
+        return state.script_name
+    if name.isdigit():
+        n = int(name)
+        return state.positional[n - 1] if n <= len(state.positional) else ""
+    if name in ("@", "*"):
+        return " ".join(state.positional)
+    if name == "!":
+        return "" if state.last_job is None else str(state.last_job)
+    if name == "-":
         return ""
     return state.variables.get(name)
 

@@ -11,7 +11,7 @@ refused with a syntax error rather than run wrongly.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGN_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
@@ -310,6 +310,7 @@ class Pipeline:
 class AndOr:
     first: Pipeline
     rest: tuple[tuple[str, Pipeline], ...] = ()
+    background: bool = False  # ended by `&`: the shell runs it as a job and goes on
 
 
 Script = tuple[AndOr, ...]
@@ -348,6 +349,8 @@ class _Parser:
             if tok is None:
                 return tuple(items)
             if isinstance(tok, OpTok) and tok.op in (";", "&", "\n"):
+                if tok.op == "&":
+                    items[-1] = replace(items[-1], background=True)
                 self.i += 1
                 continue
             raise self._unexpected(tok)

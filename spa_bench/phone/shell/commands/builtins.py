@@ -97,14 +97,14 @@ def sh(args: list[str], ctx: CommandContext) -> int:
         if len(args) < 2:
             ctx.err(f"{SHELL_NAME}: -c: option requires an argument\n")
             return 1
-        return ctx.shell.run_nested(args[1], ctx)
+        return ctx.shell.run_nested(args[1], ctx, args[3:], args[2] if len(args) > 2 else None)
     if args:
         try:
             source = ctx.fs.read_bytes(args[0], ctx.cwd).decode("utf-8", errors="replace")
         except VfsError:
             ctx.err(f"{SHELL_NAME}: {args[0]}: No such file or directory\n")
             return 127
-        return ctx.shell.run_nested(source, ctx)
+        return ctx.shell.run_nested(source, ctx, args[1:], args[0])  # $0 the script, $1... its arguments
     stdin, ctx.stdin = ctx.stdin, b""
     return ctx.shell.run_nested(stdin.decode("utf-8", errors="replace"), ctx)
 

@@ -29,7 +29,7 @@ from spa_bench.phone.shell.commands.logprint import (
     LogcatError,
     binary_record,
 )
-from spa_bench.phone.shell.commands.processes import process_table, run_while_connected
+from spa_bench.phone.shell.commands.processes import own_process, process_table, run_while_connected
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 from spa_bench.phone.shell.expand import SHELL_PID
 from spa_bench.phone.system.logd import (
@@ -317,8 +317,7 @@ def logcat(args: list[str], ctx: CommandContext) -> int:
             last = new[-1].seq
         return printer.emit(new) and (logd.wait_newer(last, 0.2) or True)
 
-    proc = table.spawn(("logcat", *args), ppid=SHELL_PID, uid=0 if ctx.root else 2000,
-                       user="root" if ctx.root else "shell")
+    proc = own_process(ctx, table, ("logcat", *args))
     return run_while_connected(ctx, proc, table, step=step)
 
 

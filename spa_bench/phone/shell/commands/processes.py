@@ -57,6 +57,18 @@ def process_table(ctx: CommandContext) -> ProcessTable | None:
     return table if isinstance(table, ProcessTable) else None
 
 
+def own_process(ctx: CommandContext, table: ProcessTable, argv: tuple[str, ...]) -> Process:
+    """The process a long-running command runs as: its background job's (`CMD &`: `$!` is then its pid,
+    so `kill $!` reaches it) or a new one of the shell's user."""
+    job = ctx.state.job
+    if job is not None and job.running and table.get(job.pid) is job:
+        ctx.state.job = None  # one command per job process; a later one in the job gets its own
+        job.argv = argv
+        return job
+    root = ctx.root
+    return table.spawn(argv, ppid=SHELL_PID, uid=0 if root else 2000, user="root" if root else "shell")
+
+
 def _app_user(package: str) -> tuple[str, int]:
     """An app's uid, u0_aNN (10000 + NN), stable per package like its pid."""
     n = pid_of(package) % 200 + 100
@@ -313,10 +325,44 @@ def app_process(args: list[str], ctx: CommandContext) -> int:
         if table.u2_server() is not None:
             ctx.err(SERVER_BANNER + ALREADY_REGISTERED)
             return 1
-        proc = table.spawn((ctx.name, *args), ppid=SHELL_PID, uid=0 if ctx.root else 2000,
-                           user="root" if ctx.root else "shell")
+        proc = own_process(ctx, table, (ctx.name, *args))
         ctx.out(SERVER_BANNER)
         return run_while_connected(ctx, proc, table)
     ctx.err(f"Error: Could not find class '{cls}'\n" if cls else
             "Error: no class name or --zygote supplied.\n")
     return 1
+
+
+# -- jobs: wait, read ---------------------------------------------------------------------------------
+@command("wait")
+def wait(args: list[str], ctx: CommandContext) -> int:
+    """mksh's wait: until this shell's background jobs (`CMD &`) have ended."""
+    for job in list(ctx.state.jobs):
+        job.join()
+    ctx.state.jobs.clear()
+    return 0
+
+
+@command("read")
+def read(args: list[str], ctx: CommandContext) -> int:
+    """mksh's read [-r] NAME...: one line of standard input split over NAMEs (the last takes the rest);
+    exit 1 at the end of input. A command of an adb v1 stream has no stdin of its own: it reads the next
+    line the client sends (waiting for it)."""
+    raw = "-r" in args
+    names = [a for a in args if not a.startswith("-")] or ["REPLY"]
+    stdin = ctx.stdin_source
+    if isinstance(stdin, bytes) and not stdin and ctx.client is not None:
+        got = ctx.client.read_line()
+        line, ended = (got or b""), got is None or not got.endswith(b"\n")
+    else:
+        data = ctx.stdin
+        line, _, rest = data.partition(b"\n")
+        ended = not data
+        ctx.stdin = rest
+    text = line.decode("utf-8", errors="replace").rstrip("\n")
+    if not raw:
+        text = text.replace("\\\n", "").replace("\\", "")
+    fields = text.split(None, len(names) - 1) if text.strip() else []
+    for n, name in enumerate(names):
+        ctx.state.variables[name] = fields[n] if n < len(fields) else ""
+    return 1 if ended and not text else 0

@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from spa_bench.phone.shell.commands.processes import process_table
+from spa_bench.phone.shell.commands.processes import own_process, process_table
 from spa_bench.phone.shell.commands.window import DISPLAY_UNIQUE_ID
 from spa_bench.phone.shell.context import CommandContext, CommandTable, Output
-from spa_bench.phone.shell.expand import SHELL_PID
 from spa_bench.phone.system.processes import Process
 
 if TYPE_CHECKING:
@@ -350,8 +349,7 @@ def _record(ctx: CommandContext, opts: Options, args: list[str]) -> int:
         ctx.out(f"Rotated content area is {h}x{w} at offset x={y} y={x}\n" if opts.rotate else
                 f"Content area is {w}x{h} at offset x={x} y={y}\n")
     table = process_table(ctx)
-    proc = table.spawn(("screenrecord", *args), ppid=SHELL_PID, uid=0 if ctx.root else 2000,
-                       user="root" if ctx.root else "shell") if table is not None else None
+    proc = own_process(ctx, table, ("screenrecord", *args)) if table is not None else None  # `&`: the job's
     try:
         return _run_recording(ctx, opts, recorder, proc)
     finally:
