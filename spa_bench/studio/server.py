@@ -42,6 +42,7 @@ from pydantic import ValidationError
 from spa_bench.actions import ACTION_ADAPTER, AskUser, Finish
 from spa_bench.device.gesture import InvalidAction
 from spa_bench.errors import DeviceError, SpaBenchError
+from spa_bench.studio.background import BackgroundServer
 from spa_bench.studio.phone import StudioPhone
 from spa_bench.studio.play import Play
 from spa_bench.studio.record import Recording, save_task, task_yaml, validate_task
@@ -330,50 +331,9 @@ def make_app(studio: Studio) -> web.Application:
     return app
 
 
-class StudioServer:
-    """The app on 127.0.0.1:`port` (0: a free one) in a thread of its own; `url` once started."""
+class StudioServer(BackgroundServer):
+    """The studio's app on 127.0.0.1:`port` (0: a free one) in a thread of its own; `url` once started."""
 
     def __init__(self, studio: Studio | StudioPhone, port: int = 0) -> None:
         self.studio = studio if isinstance(studio, Studio) else Studio(studio)
-        self.port = port
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._runner: web.AppRunner | None = None
-        self._thread: threading.Thread | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def start(self) -> None:
-        ready = threading.Event()
-        failure: list[BaseException] = []
-
-        def serve() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            try:
-                self._runner = web.AppRunner(make_app(self.studio), access_log=None)
-                loop.run_until_complete(self._runner.setup())
-                site = web.TCPSite(self._runner, "127.0.0.1", self.port)
-                loop.run_until_complete(site.start())
-                self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-            except BaseException as exc:  # handed to the thread that called start()
-                failure.append(exc)
-                ready.set()
-                return
-            ready.set()
-            loop.run_forever()
-            loop.run_until_complete(self._runner.cleanup())
-            loop.close()
-
-        self._thread = threading.Thread(target=serve, name="studio-server", daemon=True)
-        self._thread.start()
-        ready.wait()
-        if failure:
-            raise failure[0]
-
-    def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-        if self._thread is not None:
-            self._thread.join(timeout=10)
+        super().__init__(lambda: make_app(self.studio), port, name="studio-server")
