@@ -115,3 +115,22 @@ def test_uiautomator2_starts_and_stops_its_server(running_phone) -> None:  # typ
     u.start_uiautomator()  # leave the phone as other tests expect it: a server running
     assert _server_pid(d) is not None
     assert isinstance(u.window_size(), tuple)
+
+
+def test_pgrep_and_pkill(sh: Shell, phone: FakePhone) -> None:
+    """toybox pgrep/pkill: an extended regex over names (-f: command lines, -x: whole), pids one a line,
+    -l with names, -c a count, exit 1 when nothing matches; pkill signals what the user may signal."""
+    server = run(sh, "pidof app_process")[0].strip()
+    assert run(sh, "pgrep app_process") == (server + "\n", "", 0)
+    assert run(sh, "pgrep -f 'uia2\\.Main'")[0] == server + "\n"
+    assert run(sh, "pgrep -x app") == ("", "", 1)
+    assert f"{server} app_process\n" in run(sh, "pgrep -l app")[0]
+    assert run(sh, "pkill init") == ("", "pkill: 1: Operation not permitted\n", 1)
+    assert run(sh, "pkill -SIGINT nosuch")[2] == 1
+    # Mobile-Agent-E ends its screen recording with `pkill -SIGINT screenrecord`: the file is finished
+    phone.fs.write_bytes("/data/local/tmp/rec.sh",
+                         b"screenrecord /sdcard/rec.mp4 &\nsleep 1\npkill -SIGINT screenrecord\nwait\n")
+    assert run(sh, "sh /data/local/tmp/rec.sh") == ("", "", 0)
+    video = phone.fs.read_bytes("/sdcard/rec.mp4")
+    assert video[4:8] == b"ftyp" and b"moov" in video
+    assert run(sh, "pgrep screenrecord")[2] == 1

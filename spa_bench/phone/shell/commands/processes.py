@@ -1,4 +1,5 @@
-"""Processes: ps, pidof, kill, and app_process (which starts the uiautomator2 server).
+"""Processes: ps, pidof, kill, pgrep/pkill, app_process (which starts the uiautomator2 server), and
+the shell's job builtins wait and read.
 
 `ps` prints as toybox does on Android: the default columns USER PID PPID VSZ RSS WCHAN ADDR S NAME
 (toybox's Android default), `-o` picks columns, `-A`/`-e` every process, `-u`/`-p`/`-P` select by user,
@@ -286,6 +287,62 @@ def _deliver(ctx: CommandContext, row: PsRow, sig: int) -> None:
         table.end(proc, sig)
     elif row.uid >= 10000 and row.name != SYSTEMUI:
         ctx.system.force_stop(row.name)  # an app's process died: its activities go with it
+
+
+@command("pgrep", "pkill")
+def pgrep(args: list[str], ctx: CommandContext) -> int:
+    """toybox pgrep/pkill [-clfnovx] [-d DELIM] [-u USER] [-SIGNAL | -l SIGNAL] PATTERN: PATTERN is an
+    extended regular expression searched in the process name (-f: the command line, -x: the whole of
+    it); pgrep prints the pids, pkill signals them (SIGTERM unless told). Neither matches itself."""
+    kill_mode = ctx.name == "pkill"
+    sig, rest = SIGTERM, list(args)
+    if kill_mode and rest and rest[0].startswith("-") and len(rest[0]) > 1 \
+            and _signal(rest[0][1:]) is not None and rest[0][1:] not in ("c", "f", "n", "o", "v", "x"):
+        sig, rest = _signal(rest[0][1:]) or SIGTERM, rest[1:]
+    # pgrep -l lists names; pkill -l SIGNAL names the signal
+    opts = parse_options(rest, flags="cfnovxV" + ("" if kill_mode else "l"),
+                         valued="duULl" if kill_mode else "duUL")
+    if ("l" in opts.values and kill_mode) or "L" in opts.values:
+        value = _signal(opts.values.get("l") or opts.values.get("L", ""))
+        if value is None:
+            return ctx.fail(f"bad signal '{opts.values.get('l') or opts.values.get('L')}'")
+        sig = value
+    if len(opts.args) != 1:
+        ctx.err(f"usage: {ctx.name} [-clfnovx] [-d DELIM] [-L SIGNAL] [PATTERN]\n")
+        return 2
+    try:
+        pattern = re.compile(opts.args[0])
+    except re.error:
+        return ctx.fail(f"bad regex '{opts.args[0]}'")
+    users = _users(opts.values.get("u", "") + "," + opts.values.get("U", ""))
+    found = []
+    for row in processes(ctx):
+        text = " ".join(row.argv) if "f" in opts else row.name
+        hit = pattern.fullmatch(text) if "x" in opts else pattern.search(text)
+        if bool(hit) != ("v" in opts) and (not users or row.user in users or str(row.uid) in users):
+            found.append(row)
+    if "n" in opts or "o" in opts:
+        found = found[-1:] if "n" in opts else found[:1]
+    if not found:
+        return 1
+    if kill_mode or "L" in opts.values:
+        status = 0
+        for row in found:
+            if not _may_signal(ctx, row):
+                ctx.fail(f"{row.pid}: Operation not permitted")
+                status = 1
+                continue
+            _deliver(ctx, row, sig)
+            if "V" in opts:
+                ctx.out(f"killed {row.pid} ({row.name}) with signal {sig}\n")
+        return status
+    if "c" in opts:
+        ctx.out(f"{len(found)}\n")
+    else:
+        sep = opts.values.get("d", "\n")
+        items = [f"{r.pid} {r.name}" if "l" in opts else str(r.pid) for r in found]
+        ctx.out(sep.join(items) + "\n")
+    return 0
 
 
 # -- app_process -----------------------------------------------------------------------------------
