@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from spa_bench.phone.shell import Shell
-from spa_bench.phone.shell.commands.processes import DEFAULT_FIELDS, PsRow, _columns, format_table
+from spa_bench.phone.shell.commands.ps_columns import DEFAULT_FIELDS, PsRow, columns, format_table
 from spa_bench.phone.shell.testing import FakePhone
 
 # Real `ps` output (toybox, Android 8+), header and rows as captured:
@@ -49,7 +49,7 @@ def run(sh: Shell, command: str) -> tuple[str, str, int]:
 
 
 def test_ps_layout_is_toybox_on_real_rows() -> None:
-    text = format_table(_columns(DEFAULT_FIELDS), [row for _line, row in CAPTURED_ROWS])
+    text = format_table(columns(DEFAULT_FIELDS), [row for _line, row in CAPTURED_ROWS])
     header, *rows = text.splitlines()
     assert header.rstrip() == CAPTURED_HEADER  # toybox pads the last header title (NAME is -27 wide)
     assert rows == [line for line, _row in CAPTURED_ROWS]

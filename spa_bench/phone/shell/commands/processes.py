@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from spa_bench.phone.shell.commands.ids import LAUNCHER_PACKAGE, pid_of
+from spa_bench.phone.shell.commands.ps_columns import DEFAULT_FIELDS, PsRow, columns, format_table
 from spa_bench.phone.shell.context import CommandContext, CommandTable, UsageError, parse_options
 from spa_bench.phone.shell.expand import SHELL_PID
 from spa_bench.phone.system.processes import SIGKILL, SIGTERM, U2_SERVER_CLASS, Process, ProcessTable
@@ -34,23 +34,6 @@ SYSTEMUI = "com.android.systemui"
 SIGNALS = {"HUP": 1, "INT": 2, "QUIT": 3, "KILL": SIGKILL, "USR1": 10, "USR2": 12, "TERM": SIGTERM,
            "CONT": 18, "STOP": 19}
 EXIT_BY_SIGNAL = 128  # a shell reports a command killed by signal N as exit status 128+N
-
-
-@dataclass(frozen=True)
-class PsRow:
-    user: str
-    uid: int
-    pid: int
-    ppid: int
-    vsz: int
-    rss: int
-    wchan: str
-    state: str
-    argv: tuple[str, ...]
-
-    @property
-    def name(self) -> str:
-        return self.argv[0].rsplit("/", 1)[-1] if self.argv else ""
 
 
 def process_table(ctx: CommandContext) -> ProcessTable | None:
@@ -107,64 +90,6 @@ def processes(ctx: CommandContext) -> list[PsRow]:
 
 
 # -- ps ---------------------------------------------------------------------------------------------
-# (title, width: negative = left-aligned, value)
-_FIELDS: dict[str, tuple[int, Callable[[PsRow], str]]] = {
-    "USER": (-12, lambda r: r.user), "UID": (5, lambda r: str(r.uid)), "PID": (5, lambda r: str(r.pid)),
-    "PPID": (5, lambda r: str(r.ppid)), "VSZ": (7, lambda r: str(r.vsz)), "RSS": (6, lambda r: str(r.rss)),
-    "WCHAN": (-16, lambda r: r.wchan), "ADDR": (4, lambda r: "0"), "S": (-1, lambda r: r.state),
-    "NAME": (-27, lambda r: r.name), "COMM": (-15, lambda r: r.name[:15]),
-    "CMD": (-27, lambda r: r.name), "ARGS": (-27, lambda r: " ".join([r.name, *r.argv[1:]])),
-    "CMDLINE": (-27, lambda r: " ".join(r.argv)), "COMMAND": (-27, lambda r: r.argv[0] if r.argv else ""),
-    "TIME": (8, lambda r: "00:00:00"), "PRI": (3, lambda r: "19"), "NI": (3, lambda r: "0"),
-    "LABEL": (-30, lambda r: "u:r:shell:s0" if r.user == "shell" else "u:r:untrusted_app:s0"),
-}
-_ALIASES = {"VSIZE": "VSZ", "UNAME": "USER", "NICE": "NI"}
-DEFAULT_FIELDS = "USER,PID,PPID,VSZ,RSS,WCHAN,ADDR,S,NAME"
-
-
-def _columns(spec: str) -> list[tuple[str, int, Callable[[PsRow], str]]]:
-    cols = []
-    for item in (s for s in re.split(r"[,\s]+", spec) if s):
-        name, _, title = item.partition("=")
-        name, _, width_text = name.partition(":")
-        key = _ALIASES.get(name.upper(), name.upper())
-        if key not in _FIELDS:
-            raise UsageError(f"bad -o {item}")
-        width, value = _FIELDS[key]
-        if width_text:
-            if not width_text.isdigit():
-                raise UsageError(f"bad -o {item}")
-            width = int(width_text) * (-1 if width < 0 else 1)
-        cols.append((title or key, width, value))
-    return cols
-
-
-def format_table(cols: list[tuple[str, int, Callable[[PsRow], str]]], rows: list[PsRow],
-                 header: bool = True) -> str:
-    """toybox's show_ps: overflow carried right and taken back by fields with room to spare."""
-    lines = []
-    if header:
-        lines.append(" ".join(f"{t:<{-w}}" if w < 0 else f"{t:>{w}}" for t, w, _ in cols))
-    for row in rows:
-        out, extra = [], 0
-        for n, (_t, w, value) in enumerate(cols):
-            text = value(row)
-            width = abs(w)
-            if len(text) > width:
-                extra += len(text) - width
-                width = len(text)
-            elif extra and len(text) < width:
-                give = min(width - len(text), extra)
-                width -= give
-                extra -= give
-            if n == len(cols) - 1 and w < 0:
-                out.append(text)  # the last left-aligned field is not padded
-            else:
-                out.append(f"{text:<{width}}" if w < 0 else f"{text:>{width}}")
-        lines.append(" ".join(out))
-    return "".join(line + "\n" for line in lines)
-
-
 def _users(spec: str) -> set[str]:
     return {u for u in re.split(r"[,\s]+", spec) if u}
 
@@ -201,7 +126,7 @@ def ps(args: list[str], ctx: CommandContext) -> int:
         spec = DEFAULT_FIELDS.rsplit(",", 1)[0] + "," + opts.values["O"] + ",NAME"
     if "Z" in opts:
         spec = "LABEL," + spec
-    ctx.out(format_table(_columns(spec), rows))
+    ctx.out(format_table(columns(spec), rows))
     return 0
 
 
