@@ -45,8 +45,14 @@ def _tap_text(page: Any, ui_path: str, text: str) -> None:
     """Click, on the page's screen, the middle of the node showing `text` (as the phone shows it now)."""
     page.wait_for_function(f"document.querySelector('#tree').innerText.includes({json.dumps(text)})",
                            timeout=30_000)
-    ui = json.loads(page.evaluate(f"fetch('{ui_path}').then(r => r.text())"))
-    node = next(n for n in ui["nodes"] if n["text"] == text)
+    for _ in range(300):  # what the page shows may be a moment ahead of what a new play has observed
+        ui = json.loads(page.evaluate(f"fetch('{ui_path}').then(r => r.text())"))
+        node = next((n for n in ui.get("nodes", []) if n["text"] == text), None)
+        if node is not None:
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"no node shows {text!r} on {ui_path}")
     box = page.locator("#screen").bounding_box()
     scale = box["width"] / ui["width"]
     x, y = (node["bounds"][0] + node["bounds"][2]) / 2, (node["bounds"][1] + node["bounds"][3]) / 2
