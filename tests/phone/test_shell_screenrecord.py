@@ -114,6 +114,20 @@ def test_bad_command_lines(running_phone: Any, args: str, message: str) -> None:
     assert message in proc.stderr.decode() + proc.stdout.decode()
 
 
+def test_raw_h264_to_stdout_through_exec_out(running_phone: Any, tmp_path: Path) -> None:
+    # `adb exec-out screenrecord --output-format=h264 -`: an Annex B stream on stdout, no file
+    proc = running_phone.adb.run("exec-out", "screenrecord --output-format=h264 --time-limit 1 -",
+                                 serial=running_phone.serial)
+    raw = tmp_path / "live.h264"
+    raw.write_bytes(proc.stdout)
+    assert proc.stdout.startswith(b"\x00\x00\x00\x01")  # an Annex B start code, then SPS
+    with av.open(str(raw), format="h264") as container:
+        stream = container.streams.video[0]
+        frames = sum(1 for _ in container.decode(stream))
+        assert (stream.codec_context.name, stream.width, stream.height) == ("h264", 1080, 2400)
+    assert frames >= 1
+
+
 def test_a_file_it_cannot_open_is_refused_at_once(running_phone: Any) -> None:
     # main() opens the file (O_CREAT|O_RDWR) before recording: "Unable to open '%s': %s", exit 1
     for path, reason in (("''", "No such file or directory"), ("/sdcard", "Is a directory")):

@@ -261,6 +261,7 @@ class Recorder:
         self.stream = stream
         self.frames = 0
         self._last: Image.Image | None = None
+        self._taken = 0
 
     def add(self, screen: Image.Image, at_ms: int) -> None:
         import av
@@ -288,6 +289,12 @@ class Recorder:
             self.container.mux(packet)
         self.container.close()
         return self.buffer.getvalue()
+
+    def take_new(self) -> bytes:
+        """The bytes the muxer wrote since the last call (raw H.264 to stdout goes out as it is made)."""
+        data = self.buffer.getvalue()[self._taken:]
+        self._taken += len(data)
+        return data
 
     def abandon(self) -> bytes:
         """What a killed screenrecord leaves: the bytes written so far, no index."""
@@ -359,6 +366,8 @@ def _record(ctx: CommandContext, opts: Options, args: list[str]) -> int:
 
 def _run_recording(ctx: CommandContext, opts: Options, recorder: Recorder, proc: Process | None) -> int:
     client = ctx.go_live()
+    # `--output-format h264 -`: the stream goes to stdout as it is encoded (a live view over exec-out)
+    to_stdout = opts.output_format == "h264" and opts.filename == "-"
     start = time.monotonic()
     limit = start + opts.time_limit_s
     last_png: bytes | None = None
@@ -375,6 +384,8 @@ def _run_recording(ctx: CommandContext, opts: Options, recorder: Recorder, proc:
             last_png = png
             with Image.open(io.BytesIO(png)) as screen:
                 recorder.add(screen.convert("RGB"), int((now - start) * 1000))
+            if to_stdout:
+                ctx.out(recorder.take_new())
         if proc is not None and proc.ended.wait(1 / SAMPLE_HZ):
             stop_signal = proc.exit_signal
             break
@@ -392,9 +403,9 @@ def _run_recording(ctx: CommandContext, opts: Options, recorder: Recorder, proc:
         ctx.out(f"Encoder stopping; recorded {recorder.frames} frames in {int(elapsed)} seconds\n")
         ctx.out("Stopping encoder and muxer\n")
     data = recorder.finish(int(elapsed * 1000))
-    if opts.filename == "-":
+    if to_stdout:
         if not client_gone:
-            ctx.out(data)
+            ctx.out(recorder.take_new())
         return 0
     _write(ctx, opts.filename, data)
     _notify_media_scanner(ctx, opts.filename, verbose)
