@@ -6,13 +6,14 @@ handle_forward_request in AOSP's adb.cpp does on the device side: `OKAY` (then t
 prefixed string when `tcp:0` was resolved), `FAIL` + length-prefixed message, or for list-forward the
 listing alone as a length-prefixed string, one `SERIAL DEV HOST` line per listener (adb_listeners.cpp's
 format_listeners). The serial is adbd's name for the host connection that installed it: `host-N` for a
-TCP transport (N is the socket's fd in adbd; here a number per connection). Listeners are adbd-wide, like
-AOSP's listener list, and go away when the connection that installed them closes.
+TCP transport (N is the accepted socket's fd in adbd; here the fd of the phone's accepted socket).
+Listeners are adbd-wide, like AOSP's listener list, and go away when the connection that installed them
+closes.
 
 What a reverse carries: a connection to the device-side port is sent to the host as a stream that the
 device OPENs with the host-side spec (`tcp:4000`), which the host's adb server connects to on the host.
 On the virtual phone, the only things that connect to a device port are ADB's own `tcp:PORT` streams
-(`adb forward tcp:X tcp:DEV`), so those are what `open_reversed` pipes through.
+(`adb forward tcp:X tcp:DEV`), so those are what `pipe_to_host` carries.
 """
 
 from __future__ import annotations
