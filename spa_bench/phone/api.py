@@ -164,6 +164,15 @@ class PhoneSystem(Protocol):
     def get_clipboard(self) -> str:
         ...
 
+    def show_toast(self, message: str, seconds: float = 2.5) -> None:
+        """A toast over whatever is on screen for `seconds`."""
+        ...
+
+    def last_toast(self) -> tuple[int, str] | None:
+        """(toasts shown since boot, the latest's text), kept after it fades; None before the first.
+        What an accessibility listener (uiautomator2's server) has seen of toasts."""
+        ...
+
     def set_clipboard(self, text: str) -> None:
         ...
 

@@ -211,15 +211,6 @@ def test_fling_follows_the_speed_of_the_events(tmp_path: Path) -> None:
     assert slow == 400 and fast > 2 * slow and rested == 400
 
 
-def test_last_traversed_text_is_none_until_text_is_traversed(phone: PhoneOS) -> None:
-    """QueryController.getLastTraversedText answers null while no traversal event came (TalkBack-style
-    movement by granularity, which nothing on this phone does); clear answers nothing."""
-    u2 = U2Methods(phone)
-    assert u2.call("getLastTraversedText", []) is None
-    assert u2.call("clearLastTraversedText", []) is None
-    assert u2.call("getLastTraversedText", None) is None
-
-
 def test_a_clock_that_stands_still_waits_the_gesture_once(tmp_path: Path) -> None:
     """With a monotonic clock that does not move (as some tests give the phone), each event waits only the
     gap since the previous one: the gesture sleeps its duration in all, not more."""

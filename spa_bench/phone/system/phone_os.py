@@ -75,6 +75,7 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
         self.recents_scroll = 0
         self.toast_message: str | None = None
         self.toast_until = 0.0
+        self.toasts_shown: tuple[int, str] | None = None  # (how many so far, the latest's text)
         self._frames = FrameEncoder()  # keeps the last frame's compressed bands for the next screencap
         self._init_system_ui()
         self._init_interruptions()
@@ -233,7 +234,13 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
         with self.lock:
             self.toast_message = message
             self.toast_until = self.clock.monotonic() + seconds
+            count = self.toasts_shown[0] if self.toasts_shown else 0
+            self.toasts_shown = (count + 1, message)
             self.invalidate()
+
+    def last_toast(self) -> tuple[int, str] | None:
+        with self.lock:
+            return self.toasts_shown
 
     # -- package manager ----------------------------------------------------------------------------------
     def packages(self) -> list[PackageInfo]:

@@ -69,11 +69,13 @@ def unsupported(method: str) -> RpcError:
 
 
 class U2Methods:
-    """One instance per phone; its only state is the server's last traversed text."""
+    """One instance per phone; its state is the server's listener's: the last traversed text, and how
+    many toasts had been shown when it started or was last cleared."""
 
     def __init__(self, system: PhoneSystem) -> None:
         self.system = system
         self._last_traversed_text = ""  # QueryController keeps "" for "none"
+        self._toasts_seen_before = 0  # the server starts with the phone: it has seen every toast
         self.table: dict[str, Callable[..., Any]] = {
             name: getattr(self, name) for name in dir(self)
             if not name.startswith("_") and name[0].islower() and name not in ("system", "table", "call")
@@ -193,11 +195,21 @@ class U2Methods:
     def clearLastTraversedText(self) -> None:  # noqa: N802
         self._last_traversed_text = ""
 
-    def getLastToast(self) -> None:  # noqa: N802
-        """The virtual phone shows no toasts."""
+    def makeToast(self, text: str, duration: float = 1000) -> bool:  # noqa: N802
+        """ToastHelper.makeText(context, text, duration).show(): a toast for `duration` ms."""
+        self.system.show_toast(str(text), max(0.0, float(duration)) / 1000)
+        return True
 
-    def clearLastToast(self) -> None:  # noqa: N802
-        """Nothing to clear: the virtual phone shows no toasts."""
+    def getLastToast(self, cache_duration: float | None = None) -> str | None:  # noqa: N802
+        """The text of the last toast the server's accessibility listener saw since it started or was
+        cleared (it stays after the toast fades), None when none."""
+        shown = self.system.last_toast()
+        return shown[1] if shown is not None and shown[0] > self._toasts_seen_before else None
+
+    def clearLastToast(self) -> bool:  # noqa: N802
+        shown = self.system.last_toast()
+        self._toasts_seen_before = shown[0] if shown is not None else 0
+        return True
 
     def openNotification(self) -> bool:  # noqa: N802
         width, height = self.system.screen_size()
