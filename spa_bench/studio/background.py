@@ -12,11 +12,25 @@ import threading
 from collections.abc import Callable
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from spa_bench.errors import ConfigError
 
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 KEEPALIVE_S = 15.0
 SHUTDOWN_S = 5.0
+
+
+@web.middleware
+async def loopback_host_only(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answer only requests addressed to the loopback by name: a web page the user opens elsewhere could
+    otherwise rebind its own host name to 127.0.0.1 and reach the phone and the runs through the user's
+    browser (DNS rebinding)."""
+    host = request.host or ""
+    name = host if host.endswith("]") else host.rsplit(":", 1)[0]  # without the port
+    if name.lower() not in LOOPBACK_NAMES:
+        raise web.HTTPForbidden(text=f"Host {host!r}: this page answers to 127.0.0.1 or localhost only")
+    return await handler(request)
 
 
 class BackgroundServer:

@@ -28,15 +28,13 @@ from importlib import resources
 from pathlib import Path
 
 from aiohttp import web
-from aiohttp.typedefs import Handler
 
-from spa_bench.studio.background import BackgroundServer
+from spa_bench.studio.background import BackgroundServer, loopback_host_only
 from spa_bench.studio.live_state import RunWatcher
 
 POLL_MS = 1000  # the page's poll interval, told to it with the state
 _SHOT_NAME = re.compile(r"^(\d{1,6}|final)\.(png|jpe?g)$")
 _CONTENT_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
-LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
 
 class LiveRuns:
@@ -69,15 +67,6 @@ def _page() -> bytes:
     return resources.files("spa_bench.studio").joinpath("assets/live.html").read_bytes()
 
 
-@web.middleware
-async def loopback_host_only(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Answer only requests addressed to the loopback by name: a web page the user opens elsewhere could
-    otherwise rebind its own host name to 127.0.0.1 and read the runs through the user's browser."""
-    host = request.host or ""
-    name = host if host.endswith("]") else host.rsplit(":", 1)[0]  # without the port
-    if name.lower() not in LOOPBACK_NAMES:
-        raise web.HTTPForbidden(text=f"Host {host!r}: this page answers to 127.0.0.1 or localhost only")
-    return await handler(request)
 
 
 def make_live_app(runs: LiveRuns) -> web.Application:

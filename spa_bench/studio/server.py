@@ -37,12 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from aiohttp.typedefs import Handler as AiohttpHandler
 from pydantic import ValidationError
 
 from spa_bench.actions import ACTION_ADAPTER, AskUser, Finish
 from spa_bench.device.gesture import InvalidAction
 from spa_bench.errors import DeviceError, SpaBenchError
-from spa_bench.studio.background import BackgroundServer
+from spa_bench.studio.background import BackgroundServer, loopback_host_only
 from spa_bench.studio.phone import StudioPhone
 from spa_bench.studio.play import Play
 from spa_bench.studio.record import Recording, save_task, task_yaml, validate_task
@@ -250,8 +251,18 @@ class Studio:
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+@web.middleware
+async def json_posts_only(request: web.Request, handler: AiohttpHandler) -> web.StreamResponse:
+    """A POST must say it is JSON: a page elsewhere can make the user's browser send a plain form to the
+    loopback, never a JSON body without a CORS preflight, which this server does not answer."""
+    if request.method == "POST" and request.content_type != "application/json":
+        return web.json_response({"error": "POST bodies are JSON (Content-Type: application/json)"},
+                                 status=415)
+    return await handler(request)
+
+
 def make_app(studio: Studio) -> web.Application:
-    app = web.Application(client_max_size=MAX_BODY)
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[loopback_host_only, json_posts_only])
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="studio-device")
     page = _page()
 

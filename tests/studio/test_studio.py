@@ -74,6 +74,16 @@ def test_api_screen_ui_and_actions(studio: tuple[StudioServer, Device]) -> None:
     assert status == 400 and "not JSON" in error["error"]
     status, error = _post(server.url + "api/act", b'{"type": "finish"}')
     assert status == 400 and "finish" in error["error"]
+    # what another web page could make the browser send: a form post, or any request by a rebound name
+    form = urllib.request.Request(server.url + "api/act", data=b"type=tap&x=1&y=1",
+                                  headers={"Content-Type": "application/x-www-form-urlencoded"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(form, timeout=30)
+    assert refused.value.code == 415
+    rebound = urllib.request.Request(server.url + "api/ui", headers={"Host": f"evil.example:{server.port}"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(rebound, timeout=30)
+    assert refused.value.code == 403
     device.press_key("back")
 
 
