@@ -153,6 +153,11 @@ class PhoneSystem(Protocol):
         """One touch event now (DOWN/MOVE/UP/CANCEL sent one call at a time)."""
         ...
 
+    def wait_ms(self, ms: float) -> None:
+        """Let `ms` pass on the phone's clock: the pauses `input keyevent --longpress/--doubletap/--delay`
+        and `keycombination -t` make between their key events (a virtual clock moves instead)."""
+        ...
+
     def press_key(self, keycode: int) -> None:
         """Android KeyEvent code (3 HOME, 4 BACK, 66 ENTER, 67 DEL, 187 APP_SWITCH, ...)."""
         ...

@@ -94,7 +94,7 @@ def test_input_keyevent_names_numbers_and_characters(sh: Shell, phone: FakePhone
     assert run(sh, "input keyevent KEYCODE_A KEYCODE_7 SPACE KEYCODE_PERIOD")[2] == 0
     assert run(sh, "input keyevent --longpress POWER")[2] == 0
     assert phone.calls == [("key", 3), ("key", 4), ("key", 66), ("key", 67), ("text", "a"), ("text", "7"),
-                           ("text", " "), ("text", "."), ("key", 26)]
+                           ("text", " "), ("text", "."), ("wait", 400), ("key", 26)]  # held 400 ms
     _out, err, code = run(sh, "input keyevent NOPE")
     assert code == 255 and "Unknown keycode: NOPE" in err
 

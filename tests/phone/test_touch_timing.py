@@ -219,3 +219,18 @@ def test_a_clock_that_stands_still_waits_the_gesture_once(tmp_path: Path) -> Non
                     clock=PhoneClock(monotonic=lambda: 50.0, sleep=slept.append))
     phone.perform_gesture(input_swipe(540, 1500, 540, 1100, 1000))
     assert sum(slept) == pytest.approx(1.0)
+
+
+def test_key_events_pause_as_runkeyevent_does(phone: PhoneOS, clock: VirtualClock) -> None:
+    """--longpress holds a key the long-press time, --doubletap sends it again DOUBLE_TAP_MIN_TIME (40 ms)
+    later, --delay waits between keys, keycombination -t holds the keys down that long."""
+    sh = Shell(phone)
+    for line, seconds in (("input keyevent --longpress KEYCODE_VOLUME_UP", 0.4),
+                          ("input keyevent --doubletap KEYCODE_VOLUME_UP", 0.04),
+                          ("input keyevent --delay 250 VOLUME_UP VOLUME_UP VOLUME_UP", 0.5),
+                          ("input keycombination -t 300 KEYCODE_SHIFT_LEFT KEYCODE_A", 0.3),
+                          ("input keyevent VOLUME_UP VOLUME_UP", 0.0)):
+        start = clock.now
+        assert sh.run(line).exit_code == 0, line
+        assert clock.now - start == pytest.approx(seconds), line
+    assert "NumberFormatException" in sh.run("input keyevent --delay soon HOME").output.decode()

@@ -103,6 +103,9 @@ class FakePhone:
     def touch(self, action: TouchAction, x: float, y: float) -> None:
         self.calls.append(("touch", action, round(x), round(y)))
 
+    def wait_ms(self, ms: float) -> None:
+        self.calls.append(("wait", ms))
+
     def press_key(self, keycode: int) -> None:
         self.calls.append(("key", keycode))
         if keycode == 3:

@@ -127,6 +127,9 @@ class InputMixin:
             previous_ms = event.t_ms
             self._touch_event(event.action, event.x, event.y, due_ms)
 
+    def wait_ms(self, ms: float) -> None:
+        self.clock.sleep(ms / 1000)  # outside the lock: the screen can be read meanwhile
+
     def touch(self, action: TouchAction, x: float, y: float) -> None:
         """One touch event at this moment (uiautomator2's injectInputEvent, `input motionevent`)."""
         self._touch_event(action, x, y, self.clock.monotonic() * 1000)

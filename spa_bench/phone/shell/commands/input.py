@@ -15,6 +15,8 @@ from spa_bench.phone.api import DumpMode
 from spa_bench.phone.shell.context import CommandContext, CommandTable
 from spa_bench.phone.touch import DEFAULT_SWIPE_MS, LONG_PRESS_TIMEOUT_MS, TouchAction, input_swipe
 
+DOUBLE_TAP_MIN_TIME_MS = 40  # ViewConfiguration.DOUBLE_TAP_MIN_TIME: --doubletap's pause
+
 TABLE = CommandTable()
 command = TABLE.command
 
@@ -130,8 +132,12 @@ def _text(args: list[str], ctx: CommandContext) -> int:
 
 
 def _keyevent(args: list[str], ctx: CommandContext) -> int:
+    """runKeyEvent: each key's DOWN and UP; --longpress holds it the long-press time (then a repeat with
+    FLAG_LONG_PRESS), --doubletap sends it again DOUBLE_TAP_MIN_TIME later, --delay waits between keys;
+    --duration (Android 15's usage) holds each key that long. The call lasts as long as those pauses."""
     keys: list[int] = []
     longpress = doubletap = False
+    delay_ms = hold_ms = 0
     i = 0
     while i < len(args):
         a = args[i]
@@ -143,7 +149,14 @@ def _keyevent(args: list[str], ctx: CommandContext) -> int:
         elif a in ("--async",):
             continue
         elif a in ("--duration", "--delay"):
+            if i >= len(args):
+                return _bad_args(ctx, "keyevent")
+            value = parse_int(args[i])  # Long.parseLong: a bad number is a NumberFormatException
             i += 1
+            if a == "--delay":
+                delay_ms = value
+            else:
+                hold_ms = value
         else:
             code = keycodes.keycode_from_string(a)
             if code is None:
@@ -152,8 +165,15 @@ def _keyevent(args: list[str], ctx: CommandContext) -> int:
             keys.append(code)
     if not keys:
         return _bad_args(ctx, "keyevent")
-    for code in keys:
-        for _ in range(2 if doubletap else 1):
+    held_ms = LONG_PRESS_TIMEOUT_MS if longpress else max(hold_ms, 0)
+    for n, code in enumerate(keys):
+        if n and delay_ms > 0:
+            ctx.system.wait_ms(delay_ms)
+        for again in range(2 if doubletap else 1):
+            if again:
+                ctx.system.wait_ms(DOUBLE_TAP_MIN_TIME_MS)
+            if held_ms:
+                ctx.system.wait_ms(held_ms)  # the key is down meanwhile
             char = keycodes.KEY_CHARS.get(code)
             if char is not None and not longpress:
                 ctx.system.input_text(char)
@@ -228,10 +248,11 @@ _MODIFIERS = {"SHIFT_LEFT", "SHIFT_RIGHT", "CTRL_LEFT", "CTRL_RIGHT", "ALT_LEFT"
 def _keycombination(args: list[str], ctx: CommandContext) -> int:
     """Keys pressed together: Shift+letter types the capital, Ctrl+V pastes, Ctrl+A/X/C are the
     editor's shortcuts; other keys are pressed as they come (the modifiers on their own do nothing)."""
+    held_ms = 0
     if args[:1] == ["-t"]:
         if len(args) < 2:
             return _bad_args(ctx, "keycombination")
-        parse_int(args[1])
+        held_ms = parse_int(args[1])  # sendKeyCombination sleeps this long between the DOWNs and UPs
         args = args[2:]
     codes: list[int] = []
     for a in args:
@@ -242,6 +263,8 @@ def _keycombination(args: list[str], ctx: CommandContext) -> int:
         codes.append(code)
     if len(codes) < 2:
         return _bad_args(ctx, "keycombination")
+    if held_ms > 0:
+        ctx.system.wait_ms(held_ms)
     names = {keycodes.NAMES.get(c, "") for c in codes}
     shift = bool(names & {"SHIFT_LEFT", "SHIFT_RIGHT"})
     ctrl = bool(names & {"CTRL_LEFT", "CTRL_RIGHT", "META_LEFT", "META_RIGHT"})
