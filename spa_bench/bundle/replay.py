@@ -105,9 +105,9 @@ def _key_variables(config: Any) -> set[str]:
 
 
 @contextmanager
-def _stand_in_keys(names: set[str]) -> Iterator[None]:
-    """A replay sends no request (a reply missing from the cache is an error), but model clients want a
-    key to be made: a stand-in for each key variable that is not set, taken away afterwards."""
+def stand_in_keys(names: set[str]) -> Iterator[None]:
+    """A replay or re-score sends no request (a reply missing from the cache is an error), but model
+    clients want a key to be made: a stand-in for each key variable that is not set, taken away after."""
     missing = {name for name in names if not os.environ.get(name)}
     for name in missing:
         os.environ[name] = KEY_STAND_IN
@@ -160,7 +160,7 @@ def replay_run(run_dir: Path, *, tasks_root: Path, cache_dir: Path | None, phone
             "instance_seed": given_instance_seed(manifest.instance_seed_commitment, instance_seed,
                                                  "the bundled run")})
         started = time.monotonic()
-        with _stand_in_keys(_key_variables(config)):
+        with stand_in_keys(_key_variables(config)):
             result = run_benchmark(config, events, stop, ["spa-bench", "bundle", "verify", "--replay"])
         outcome.seconds = time.monotonic() - started
         again = {log.episode_id: log for log in result.logs}

@@ -132,7 +132,7 @@ def verify_bundle(path: Path, tasks_root: Path, *, replay: bool = False, phones:
             raise ResultsError(f"{path}: the bundle holds no finished episode")
         parts = [*installed_parts(opened, tasks_root, adapter_dir),
                  instance_check(logs, tasks_root, run_seed)]
-        rescoring = rescore(opened.run_dir, with_cache=opened.cache_dir is not None,
+        rescoring = rescore(opened.run_dir, cache_dir=opened.cache_dir,
                             screenshots=opened.index.screenshots == "full")
         done = None
         if replay:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from spa_bench.bundle.archive import OpenedBundle
 from spa_bench.bundle.provenance import Provenance, installed_provenance
-from spa_bench.errors import SpaBenchError
-from spa_bench.evaluation.base import Evaluator, RunContext, family
+from spa_bench.bundle.replay import stand_in_keys
+from spa_bench.evaluation.base import RunContext, family
 from spa_bench.evaluation.pipeline import (
     build_evaluator,
     close_evaluators,
@@ -30,8 +30,9 @@ from spa_bench.evaluation.pipeline import (
     open_evaluators,
 )
 from spa_bench.evaluation.policy import decide_success
+from spa_bench.models.cache import ModelCache, use_cache
 from spa_bench.results.layout import RunLayout
-from spa_bench.results.schema import EpisodeLog, task_ref
+from spa_bench.results.schema import EpisodeLog, EvaluatorSpec, task_ref
 from spa_bench.tasks.repository import TaskRepository
 
 # evaluator families that need a model: re-scored only from the bundle's reply cache
@@ -132,47 +133,58 @@ class Rescoring:
         return [e for e in self.episodes if not e.same]
 
 
-def _offline_evaluators(logs: list[EpisodeLog], with_cache: bool, screenshots: bool) -> list[Evaluator]:
-    specs = [s for s in logged_specs(logs)
-             if (with_cache or s.name not in MODEL_FAMILIES) and (screenshots or s.name != "key_components")]
-    return [build_evaluator(spec) for spec in specs]
+def _offline_specs(logs: list[EpisodeLog], with_cache: bool, screenshots: bool) -> list[EvaluatorSpec]:
+    """The recorded evaluators that can run here: a judge only with the bundle's cache, key components
+    only on the full screenshots they read."""
+    return [s for s in logged_specs(logs)
+            if (with_cache or s.name not in MODEL_FAMILIES) and (screenshots or s.name != "key_components")]
+
+
+def _key_variables(specs: list[EvaluatorSpec]) -> set[str]:
+    """The variables the evaluators' model clients read their keys from (a judge's `model.api_key_env`)."""
+    names = set()
+    for spec in specs:
+        model = spec.args.get("model")
+        if isinstance(model, dict) and isinstance(model.get("api_key_env"), str):
+            names.add(model["api_key_env"])
+    return names
 
 
 def _latest_success(log: EpisodeLog) -> dict[str, bool | None]:
     return {family(v.evaluator): v.success for v in log.verdicts}
 
 
-def rescore(run_dir: Path, *, with_cache: bool, screenshots: bool) -> Rescoring:
-    """(b): every scored episode's verdicts made again from its captured state (no device, no agent),
-    compared with the recorded ones: the outcome the policy reads, and each re-made family's verdict."""
+def rescore(run_dir: Path, *, cache_dir: Path | None, screenshots: bool) -> Rescoring:
+    """(b): every scored episode's verdicts made again from its captured state (no device, no agent;
+    a judge's replies from the bundle's cache only), compared with the recorded ones: the outcome the
+    policy reads, and each re-made family's verdict."""
     layout = RunLayout(run_dir)
     logs = [log for log in layout.episodes() if log.task is not None]
     outcome = Rescoring()
-    evaluators = _offline_evaluators(logs, with_cache, screenshots)
-    made = {family(e.name) for e in evaluators} | {e.name for e in evaluators}
-    open_evaluators(evaluators, RunContext(layout.root))
-    try:
-        for log in logs:
-            if not evaluable(log):
-                outcome.not_rescored[log.episode_id] = f"not scored ({log.termination})"
-                continue
-            recorded = _latest_success(log)
-            needed = {name for name in recorded if name not in made and name != "evaluation"}
-            fresh = log.model_copy(deep=True, update={"verdicts": []})
-            evaluate_episode(fresh, layout.episode_dir(log.episode_id), evaluators)
-            again = _latest_success(fresh)
-            if needed and decide_success(fresh).success is None:
-                outcome.not_rescored[log.episode_id] = (f"decided by {', '.join(sorted(needed))}, which "
-                                                        f"cannot run offline from this bundle")
-                continue
-            differing = tuple(sorted(name for name in again
-                                     if name in recorded and again[name] != recorded[name]))
-            outcome.episodes.append(Rescored(log.episode_id, decide_success(log).success,
-                                             decide_success(fresh).success, differing))
-    finally:
-        close_evaluators(evaluators)
+    specs = _offline_specs(logs, cache_dir is not None, screenshots)
+    cache = ModelCache(cache_dir, replay_only=True) if cache_dir is not None else None
+    with use_cache(cache), stand_in_keys(_key_variables(specs)):
+        evaluators = [build_evaluator(spec) for spec in specs]
+        made = {family(e.name) for e in evaluators} | {e.name for e in evaluators}
+        open_evaluators(evaluators, RunContext(layout.root))
+        try:
+            for log in logs:
+                if not evaluable(log):
+                    outcome.not_rescored[log.episode_id] = f"not scored ({log.termination})"
+                    continue
+                recorded = _latest_success(log)
+                needed = {name for name in recorded if name not in made and name != "evaluation"}
+                fresh = log.model_copy(deep=True, update={"verdicts": []})
+                evaluate_episode(fresh, layout.episode_dir(log.episode_id), evaluators)
+                again = _latest_success(fresh)
+                if needed and decide_success(fresh).success is None:
+                    outcome.not_rescored[log.episode_id] = (f"decided by {', '.join(sorted(needed))}, "
+                                                            f"which cannot run offline from this bundle")
+                    continue
+                differing = tuple(sorted(name for name in again
+                                         if name in recorded and again[name] != recorded[name]))
+                outcome.episodes.append(Rescored(log.episode_id, decide_success(log).success,
+                                                 decide_success(fresh).success, differing))
+        finally:
+            close_evaluators(evaluators)
     return outcome
-
-
-class VerifyError(SpaBenchError):
-    """A bundle cannot be verified at all (not a problem of the run it holds)."""

@@ -260,7 +260,7 @@ def test_a_file_adapter_of_another_machine_is_found_in_the_adapter_folder(tmp_pa
 def test_a_replay_needs_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """Model clients of OpenAI's endpoint want a key to be made; a replay never sends a request, so a
     stand-in is set for the variables the agents read, and only while the replay runs."""
-    from spa_bench.bundle.replay import KEY_STAND_IN, _key_variables, _stand_in_keys
+    from spa_bench.bundle.replay import KEY_STAND_IN, _key_variables, stand_in_keys
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.setenv("MY_KEY", "kept-as-it-is")
@@ -270,7 +270,7 @@ def test_a_replay_needs_no_key(monkeypatch: pytest.MonkeyPatch) -> None:
     assert names == {"OPENAI_API_KEY", "MY_KEY"}
     import os
 
-    with _stand_in_keys(names):
+    with stand_in_keys(names):
         assert os.environ["OPENAI_API_KEY"] == KEY_STAND_IN and os.environ["MY_KEY"] == "kept-as-it-is"
     assert "OPENAI_API_KEY" not in os.environ and os.environ["MY_KEY"] == "kept-as-it-is"
 
@@ -288,3 +288,36 @@ def test_a_varied_run_replays_with_its_recorded_device_draws(tmp_path: Path) -> 
     assert len(draws) == 2 and bundle.index.provenance.instances.vary == "screen,font-scale,dark:4"
     done = verify_bundle(bundle.path, default_tasks_root(), replay=True, where=on_shared_phones(1))
     assert done.status == "verified", done.line()
+
+
+def test_a_judged_run_is_re_scored_from_the_bundles_cache_only(tmp_path: Path) -> None:
+    """A task without state checks is decided by key components and the judge: (b) re-makes the judge's
+    verdicts from the bundle's model cache with the judge's server gone; without the cache it says the
+    judge cannot run offline rather than guessing."""
+    import yaml
+
+    from spa_bench.evaluation.judge_config import default_judge_config
+
+    source = yaml.safe_load((default_tasks_root() / "settings" / "en.yaml").read_text())
+    wifi = next(t for t in source if t["id"] == "settings_wifi_off_en")
+    wifi.update(id="wifi_off_screen_only", checks=[])  # no ground truth: the judge decides
+    tasks = tmp_path / "tasks"
+    (tasks / "screen").mkdir(parents=True)
+    (tasks / "screen" / "en.yaml").write_text(yaml.safe_dump([wifi], allow_unicode=True))
+    verdicts = iter(["Reason: Wi-Fi is off.\nResult: 1", "Reason: nothing was done.\nResult: 0"])
+    with ScriptedOpenAIServer(when_empty=lambda _request: next(verdicts)) as server:
+        judge = default_judge_config("gpt-4o", base_url=server.base_url, api_key_env=None)
+        result = run_benchmark(RunConfig(tasks_dir=tasks, **on_shared_phones(1), out=tmp_path / "runs",
+                                         judge=judge, model_cache=tmp_path / "cache",
+                                         agents=[AgentConfig(agent="oracle"), AgentConfig(agent="noop")]))
+        assert len(server.chat_requests()) == 2
+    assert sum(1 for log in result.logs for v in log.verdicts if v.role == "judge") == 2
+    cached = write_bundle(result.run_dir, tmp_path / "judged.tar.gz", cache_dir=tmp_path / "cache").path
+    done = verify_bundle(cached, tasks)
+    assert (len(done.rescoring.episodes), done.rescoring.differ, done.rescoring.not_rescored) == (2, [], {})
+    assert done.status == "re-scored"
+    bare = write_bundle(result.run_dir, tmp_path / "bare.tar.gz").path
+    without = verify_bundle(bare, tasks)
+    assert without.rescoring.episodes == [] and set(without.rescoring.not_rescored) == {
+        log.episode_id for log in result.logs}
+    assert "judge, which cannot run offline" in next(iter(without.rescoring.not_rescored.values()))
