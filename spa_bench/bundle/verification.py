@@ -26,6 +26,7 @@ from spa_bench.bundle.replay import Replay, Replayed, replay_run
 from spa_bench.bundle.verify import PartCheck, Rescoring, installed_parts, instance_check, rescore
 from spa_bench.errors import ConfigError, ResultsError
 from spa_bench.results.layout import RunLayout, read_model, write_json_atomic
+from spa_bench.runner.events import Events
 from spa_bench.tasks.params import secret_run_seed
 
 VERIFICATION = "verification.json"
@@ -95,13 +96,14 @@ class Verification:
 
 def verify_bundle(path: Path, tasks_root: Path, *, replay: bool = False, phones: int = 1,
                   instance_seed: str | None = None, stop: threading.Event | None = None,
-                  replayed: Callable[[Replayed], None] | None = None,
+                  replayed: Callable[[Replayed], None] | None = None, events: Events | None = None,
                   unpack_to: Path | None = None, where: dict[str, Any] | None = None,
                   adapter_dir: Path | None = None) -> Verification:
     """Verify the bundle at `path` against the installed harness and the tasks under `tasks_root`.
     `unpack_to`: leave the bundled run there as a run folder (`<unpack_to>/<run-id>/`, with the
     verification record), so that `spa-bench report` shows it with its badge. `where`: the devices to
-    replay on (spa_bench.bundle.replay.replay_run). `adapter_dir`: the folder of submitted adapter files
+    replay on (spa_bench.bundle.replay.replay_run); `events`: the replayed run's scheduler events (a
+    progress display). `adapter_dir`: the folder of submitted adapter files
     (spa_bench.bundle.provenance.resolve_adapter)."""
     from spa_bench.runner.run import given_instance_seed
 
@@ -138,7 +140,8 @@ def verify_bundle(path: Path, tasks_root: Path, *, replay: bool = False, phones:
         if replay:
             done = replay_run(opened.run_dir, tasks_root=tasks_root, cache_dir=opened.cache_dir,
                               phones=phones, instance_seed=secret.get_secret_value() if secret else None,
-                              stop=stop, progress=replayed, where=where, adapter_dir=adapter_dir)
+                              stop=stop, events=events, progress=replayed, where=where,
+                              adapter_dir=adapter_dir)
         verification = Verification(opened.index, bundle_sha, state, parts, rescoring, done)
         if target is not None:
             shutil.move(opened.run_dir, target)

@@ -4,6 +4,8 @@ episode run again from the bundle's model-reply cache."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +17,7 @@ from spa_bench.errors import ConfigError
 
 if TYPE_CHECKING:
     from spa_bench.bundle.archive import Screenshots
+    from spa_bench.runner.events import Events
 
 
 class _DefaultCreate(TyperGroup):
@@ -131,8 +134,9 @@ def verify(
     from spa_bench.registry import import_plugins
 
     import_plugins(import_)
-    done = verify_bundle(bundle, tasks_dir or default_tasks_root(), replay=replay, phones=phones,
-                         instance_seed=secret, unpack_to=unpack, adapter_dir=adapter_dir)
+    with _replay_progress(replay) as events:
+        done = verify_bundle(bundle, tasks_dir or default_tasks_root(), replay=replay, phones=phones,
+                             instance_seed=secret, unpack_to=unpack, adapter_dir=adapter_dir, events=events)
     index = done.index
     console.print(f"bundle of run {index.run_id}: {index.episodes} episodes, screenshots "
                   f"{index.screenshots}{', model cache' if index.with_cache else ''}", highlight=False)
@@ -171,3 +175,22 @@ def verify(
     console.print(f"[{'red' if done.differs else 'green'}]{done.line()}[/]", highlight=False, soft_wrap=True)
     if done.differs:
         raise typer.Exit(1)
+
+
+@contextlib.contextmanager
+def _replay_progress(replay: bool) -> Iterator[Events | None]:
+    """The replay's progress bar, as `spa-bench run` shows it (it starts when the replay is planned)."""
+    if not replay:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from spa_bench.cli.run import ProgressEvents
+
+    progress = Progress(TextColumn("[bold]replay"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("running {task.fields[running]}  success {task.fields[success]}"),
+                        TimeElapsedColumn(), console=console, transient=True)
+    try:
+        yield ProgressEvents(progress, total=0)
+    finally:
+        progress.stop()
