@@ -42,6 +42,9 @@ class Host:
     def press_key(self, keycode: int) -> None:
         raise AssertionError("Clipper presses nothing")
 
+    def perform_editor_action(self, code: int) -> None:
+        raise AssertionError("Clipper has no editor")
+
 
 def test_clipper_sets_and_gets_the_clipboard_in_front() -> None:
     host = Host()

@@ -31,7 +31,6 @@ U2_KEYBOARD = "com.github.uiautomator/.AdbKeyboard"
 CLIPPER_PACKAGE = "ca.zgrs.clipper"
 RESULT_OK = -1
 RESULT_CANCELED = 0
-_IME_ACTIONS = {2, 3, 4, 5, 6, 7}  # EditorInfo GO, SEARCH, SEND, NEXT, DONE, PREVIOUS
 
 
 @dataclass(frozen=True)
@@ -59,6 +58,8 @@ class ReceiverHost(Protocol):
     def input_text(self, text: str) -> None: ...
 
     def press_key(self, keycode: int) -> None: ...
+
+    def perform_editor_action(self, code: int) -> None: ...
 
 
 def deliver(host: ReceiverHost, action: str, extras: dict[str, str]) -> BroadcastResult | None:
@@ -133,29 +134,15 @@ def _key(host: ReceiverHost, code: str | None) -> None:
 
 
 def _editor(host: ReceiverHost, code: str | None) -> None:
-    if code is not None and code.isdigit() and int(code) in _IME_ACTIONS:
-        _perform_editor_action(host)
+    if code is not None and code.lstrip("-").isdigit() and int(code) != -1:
+        host.perform_editor_action(int(code))
 
 
 def _smart_enter(host: ReceiverHost) -> str:
-    _perform_editor_action(host)
-    return "Enter"  # the field's imeOptions are not modelled: AdbKeyboard's default branch
-
-
-def _perform_editor_action(host: ReceiverHost) -> None:
-    """InputConnection.performEditorAction: the field's action (its submit), never a typed newline."""
-    focused = getattr(host, "_focused_field", None)
-    with host.lock:
-        field = focused() if focused is not None else None
-        if field is None:
-            return
-        if getattr(field, "on_submit", None) is not None:
-            field.on_submit()
-        else:
-            ime = getattr(host, "ime", None)
-            if ime is not None:
-                ime.visible = False
-        getattr(host, "invalidate", lambda: None)()
+    # the field's imeOptions are not modelled: AdbKeyboard's default branch,
+    # ic.performEditorAction(KeyEvent.KEYCODE_ENTER)
+    host.perform_editor_action(66)
+    return "Enter"
 
 
 def _show(host: ReceiverHost, visible: bool) -> None:
