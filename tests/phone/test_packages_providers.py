@@ -70,3 +70,13 @@ def test_the_phones_audit_shows_an_adb_install_as_a_change(running_phone: PhoneH
     verdicts = {v.command: v.kind for v in classify_commands(shell)}
     installs = [c for c in shell if "pm" in c and "install" in c]
     assert installs and all(verdicts[c] == "state_change" for c in installs), verdicts
+
+
+def test_pm_clear_of_the_calendar_provider_empties_events(phone: PhoneHandle) -> None:
+    events = "content query --uri content://com.android.calendar/events --projection _id"
+    assert "Row: 0" in phone.shell(events)
+    assert phone.shell("pm clear com.android.providers.calendar") == "Success\n"
+    assert phone.shell(events) == "No result found.\n"
+    # the Calendar app still opens on the emptied provider
+    assert "Starting:" in phone.shell("am start -n com.android.calendar/.AllInOneActivity")
+    assert "com.android.calendar.AllInOneActivity" in phone.shell("dumpsys window windows")
