@@ -76,7 +76,14 @@ def _first_step_apart(a: EpisodeLog, b: EpisodeLog) -> str:
 
 
 def _short(value: object) -> str:
-    text = value.model_dump_json() if hasattr(value, "model_dump_json") else repr(value)
+    """An action as compact JSON, its type first and unset fields left out, cut at 80 characters."""
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        fields = dump(mode="json", exclude_none=True)
+        text = json.dumps({"type": fields.pop("type", None), **fields}, ensure_ascii=False,
+                          separators=(",", ":"))
+    else:
+        text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -321,3 +321,32 @@ def test_a_judged_run_is_re_scored_from_the_bundles_cache_only(tmp_path: Path) -
     assert without.rescoring.episodes == [] and set(without.rescoring.not_rescored) == {
         log.episode_id for log in result.logs}
     assert "judge, which cannot run offline" in next(iter(without.rescoring.not_rescored.values()))
+
+
+def test_a_replay_that_acts_otherwise_names_the_episode_and_the_step(tmp_path: Path) -> None:
+    """The installed task's golden script gained a step: the oracle's replay does something else at
+    step 0, and verify says so for that episode (besides the task file's hash)."""
+    import shutil
+
+    import yaml
+
+    config = RunConfig(filter=TaskFilter(ids=["settings_wifi_off_en"]), agents=[AgentConfig(agent="oracle")],
+                       **on_shared_phones(1), out=tmp_path / "results")
+    result = run_benchmark(config)
+    bundle = write_bundle(result.run_dir, tmp_path / "one.tar.gz", screenshots="none").path
+    tasks = tmp_path / "tasks"
+    shutil.copytree(default_tasks_root(), tasks)
+    path = tasks / "settings" / "en.yaml"
+    source = yaml.safe_load(path.read_text())
+    wifi = next(t for t in source if t["id"] == "settings_wifi_off_en")
+    wifi["golden_script"].insert(0, {"type": "wait", "seconds": 0.1})
+    path.write_text(yaml.safe_dump(source, allow_unicode=True))
+    done = verify_bundle(bundle, tasks, replay=True, where=on_shared_phones(1))
+    assert done.replay is not None
+    (apart,) = done.replay.differ
+    assert apart.episode_id == "oracle__settings_wifi_off_en__r0" and not apart.trajectory_same
+    assert apart.verdict_same and apart.detail.startswith("step 0: recorded {\"type\":\"tap\"")
+    assert "replayed {\"type\":\"wait\"" in apart.detail
+    assert done.status == "differs" and done.line().startswith("reproduced 0/1 episodes, verdicts identical")
+    # the instance check saw the edited task too: the log's task is not the installed one drawn again
+    assert {p.part for p in done.parts if not p.same} == {"tasks", "task instances"}
