@@ -32,6 +32,10 @@ ACTION_MAIN = "android.intent.action.MAIN"
 _EXTRA = re.compile(r"--e[a-z]+|-e")  # -e/--es/--ei/--ez/--el/--ef/--ed/--eu/--ecn/--esn/--e?a/--e?al
 _ADB_KEYBOARD = frozenset({"ADB_INPUT_TEXT", "ADB_INPUT_B64", "ADB_INPUT_CHARS", "ADB_INPUT_CODE",
                            "ADB_INPUT_MCODE", "ADB_EDITOR_CODE", "ADB_CLEAR_TEXT"})
+# uiautomator2's own keyboard (app-uiautomator 2.4.0, com.github.uiautomator/.AdbKeyboard): what
+# d.send_keys / clear_text / send_action broadcast, with no component, once it is the input method
+_U2_KEYBOARD = frozenset(f"ADB_KEYBOARD_{name}" for name in (
+    "INPUT_TEXT", "SET_TEXT", "CLEAR_TEXT", "INPUT_KEYCODE", "EDITOR_CODE", "SMART_ENTER", "HIDE", "SHOW"))
 _START = frozenset({"start", "start-activity"})
 _SERVICE = frozenset({"startservice", "start-service", "startforegroundservice", "start-foreground-service",
                       "stopservice", "stop-service"})
@@ -146,6 +150,11 @@ def _broadcast(name: str, args: list[str]) -> tuple[AmKind, str]:
     target = _value(args, "-n") or _value(args, "-p") or "com.android.adbkeyboard"
     if action in _ADB_KEYBOARD and target.startswith("com.android.adbkeyboard"):
         return ("gui_input", f"{name} broadcast {action}: ADBKeyboard types text, like input text")
+    if action in _U2_KEYBOARD and target.startswith(("com.android.adbkeyboard", "com.github.uiautomator")):
+        return ("gui_input", f"{name} broadcast {action}: uiautomator2's keyboard types into the focused "
+                             "field, like input text")
+    if action == "ADB_KEYBOARD_GET_CLIPBOARD":
+        return ("read", f"{name} broadcast {action}: reads the clipboard (uiautomator2's keyboard)")
     if action == "clipper.get":
         return ("read", f"{name} broadcast clipper.get: reads the clipboard (Clipper app)")
     return ("state_change", f"{name} broadcast {action}: runs app code with the intent")
