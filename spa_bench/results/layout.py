@@ -10,6 +10,8 @@
         episodes/<episode-id>/agent/       files the agent wrote in its workdir (a temporary folder
                                            outside the run folder), copied in when it ends
         report.html                        the HTML report, when made
+        verification.json                  `spa-bench bundle verify`'s record, when verified
+                                           (spa_bench.bundle.verification; the report's badge)
 
 Episode ids are `<agent>__<task-id>__r<repeat>`; every part is file-name safe. The runner writes an
 episode's folder only through the episode recorder (results/recorder.py), which takes its paths from here.
