@@ -132,10 +132,11 @@ def ps(args: list[str], ctx: CommandContext) -> int:
 
 @command("pidof")
 def pidof(args: list[str], ctx: CommandContext) -> int:
-    """pidof NAME...: the pids whose process name (or argv[0]) is NAME, newest first as toybox lists."""
+    """pidof NAME...: the pids whose process name (or argv[0]) is NAME, in /proc's (ascending) order as
+    toybox's names_to_pid walks it; -s the first only, -o PID,... left out."""
     opts = parse_options(args, flags="sx", valued="o")
     omit = _ints(opts.values.get("o", ""), "o")
-    found = [r.pid for r in reversed(processes(ctx))
+    found = [r.pid for r in processes(ctx)
              if (r.name in opts.args or (r.argv and r.argv[0] in opts.args)) and r.pid not in omit]
     if "s" in opts:
         found = found[:1]
