@@ -11,9 +11,13 @@ from __future__ import annotations
 import importlib.resources
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from conftest import PhoneHandle
+
+if TYPE_CHECKING:
+    from conftest import PhoneHandle
+
 
 PACKAGE = "com.github.uiautomator"
 MAIN = "com.github.uiautomator.MainActivity"

@@ -5,10 +5,14 @@ uninstalls and clears as changes of the phone's state."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
-from conftest import PhoneHandle
 
 from spa_bench.evaluation.tamper import classify_command
+
+if TYPE_CHECKING:
+    from conftest import PhoneHandle
 
 
 @pytest.fixture
