@@ -107,10 +107,14 @@ class AppIcon(View):
         icon_size: int,
         text_size: int,
         on_click: Callback,
+        draw_label: bool = True,
     ) -> None:
         super().__init__(
             bounds, text=label, desc=label, on_click=on_click, long_clickable=True, rid=f"{PACKAGE}:id/icon"
         )
+        # A hotseat BubbleTextView keeps its label as text and description but does not draw it (a
+        # Pixel's dump shows text="Messages" on the dock icon, so no NAF="true")
+        self.draw_label = draw_label
         self.icon, self.hue, self.dark = icon, hue, dark
         self.on_light = on_light
         self.icon_size = icon_size
@@ -130,7 +134,7 @@ class AppIcon(View):
             Rect(cx - g // 2, rect.center[1] - g // 2, cx - g // 2 + g, rect.center[1] - g // 2 + g),
             glyph,
         )
-        if self.text:
+        if self.text and self.draw_label:
             color = (30, 30, 34) if self.on_light and not self.dark else (250, 250, 252)
             label = ellipsize(self.text, self.text_size, b.width)
             canvas.text(cx, b.top + s + self.text_size * 1.1, label, self.text_size, color, "mm")
@@ -151,7 +155,7 @@ class Home(Activity):
         return AppIcon(
             rect,
             info,
-            label if with_label else "",
+            label,
             app_cls[0],
             app_cls[1],
             dark=self.kit.palette.dark,
@@ -159,6 +163,7 @@ class Home(Activity):
             icon_size=self.kit.dp(56) if icon is None else icon,
             text_size=self.kit.dp(13),
             on_click=partial(self.ctx.launch, info.name),
+            draw_label=with_label,
         )
 
     def build(self, area: Rect) -> View:

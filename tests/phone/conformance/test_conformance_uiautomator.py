@@ -40,7 +40,8 @@ def our_screens(phone: PhoneOS, sh: Sh) -> Iterator[tuple[str, str]]:
     yield "contacts", dump(sh)
     sh("am start -n com.spa.chat/.MainActivity")
     yield "chat", dump(sh)
-    sh("am start -n com.spa.shop/.ProductActivity --es sku PH-PB20")
+    # a product page is not exported (the shell's am start is refused, as on a phone): open it in-process
+    phone.start_activity("com.spa.shop", "com.spa.shop.ProductActivity", {"sku": "PH-PB20"})
     yield "shop product", dump(sh)
     type_into_search(phone, sh)
     yield "keyboard up", dump(sh)
