@@ -19,7 +19,7 @@ TouchAction = Literal["down", "move", "up", "cancel"]
 
 # ViewConfiguration.DEFAULT_LONG_PRESS_TIMEOUT since Android 12 (400 ms; 500 before), which is also what
 # UiDevice's getSystemLongPressTime() answers and what a stock image's secure long_press_timeout holds
-# (the accessibility "touch & hold delay", which the phone does not let change).
+# (the accessibility "touch & hold delay"; a value written there is not read back by the phone's touch).
 LONG_PRESS_TIMEOUT_MS = 400
 # InputShellCommand's MOVE loop runs as fast as injection allows; the view tree consumes input once per
 # display frame (Choreographer batches the MOVEs of a frame), so one MOVE per 60 Hz frame is what apps see.
