@@ -169,7 +169,7 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
             if package == LAUNCHER:
                 self.tasks.go_home()
             else:
-                args = self.telecom.take_call_request(args)  # a CALL intent's call is placed now
+                args = self.telecom.take_call_request(package, cls.name, args)  # a CALL is placed now
                 self.tasks.start(package, ActivityRecord(cls.name, args), app.launcher_activity)
                 self.request_permissions_for(package)
             self.invalidate()

@@ -24,7 +24,9 @@ from spa_bench.phone.system.telephony import Call, Telephony, TelephonyError, di
 NameLookup = Callable[[str], str | None]
 DIALER_PACKAGE = "com.android.dialer"
 IN_CALL_ACTIVITY = "com.android.incallui.InCallActivity"
-PLACE_REQUEST = "place"  # the in-call screen's argument that asks Telecom to place the call (intents.py)
+# the in-call screen's argument that asks Telecom to place the call (intents.py); a name no other app's
+# activity uses ("place" was Maps' place page's, whose key it took away)
+PLACE_REQUEST = "telecom_place_call"
 
 
 class Telecom:
@@ -50,10 +52,11 @@ class Telecom:
         self._invalidate()
         return row
 
-    def take_call_request(self, args: dict[str, Any]) -> dict[str, Any]:
+    def take_call_request(self, package: str, activity: str, args: dict[str, Any]) -> dict[str, Any]:
         """A CALL intent's in-call screen arguments: the call is placed now (a number that cannot be
-        called now stays unplaced and the screen says the call ended); the request is consumed."""
-        if not args.get(PLACE_REQUEST):
+        called now stays unplaced and the screen says the call ended); the request is consumed. Any
+        other activity's arguments are its own and pass unchanged."""
+        if (package, activity) != (DIALER_PACKAGE, IN_CALL_ACTIVITY) or not args.get(PLACE_REQUEST):
             return args
         number = dial_string(str(args.get("number", "")))
         if number:

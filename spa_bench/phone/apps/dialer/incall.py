@@ -9,6 +9,7 @@ from functools import partial
 from spa_bench.phone.apps.contacts.pim import Avatar
 from spa_bench.phone.apps.dialer.base import RID, DialerActivity, dialable
 from spa_bench.phone.apps.dialer.main import KEYS
+from spa_bench.phone.system.telecom import PLACE_REQUEST
 from spa_bench.phone.system.telephony import Call, TelephonyError
 from spa_bench.phone.ui import FRAME, LINEAR, Callback, ImageView, Rect, TextView, View
 
@@ -35,7 +36,7 @@ class InCallActivity(DialerActivity):
         """A CALL intent (`am start -a android.intent.action.CALL -d tel:...`) places the call once, when
         the in-call screen first comes up (Telecom places it asynchronously after the intent on Android
         too; activities here have no onCreate, so the first build stands in for it)."""
-        if self.record.args.get("place") and not self.ui("placed"):
+        if self.record.args.get(PLACE_REQUEST) and not self.ui("placed"):
             self.record.ui["placed"] = 1
             try:
                 self.ctx.telecom.place_call(self.number)

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
+from spa_bench.phone.system.telecom import PLACE_REQUEST
+
 SETTINGS = "com.android.settings"
 S = "com.android.settings.Settings$"
 CONTACTS = "com.android.contacts"
@@ -114,7 +116,7 @@ def _match(action: str, data: str, mime: str) -> Target | None:
                                                                            and scheme == "tel"):
         return Target(DIALER, DIALER_MAIN, {"number": _address(data)} if scheme == "tel" else {})
     if action == ACTION_CALL and scheme == "tel" and _address(data):
-        return Target(DIALER, IN_CALL, {"number": _address(data), "place": "1"})
+        return Target(DIALER, IN_CALL, {"number": _address(data), PLACE_REQUEST: "1"})
     contact, event = _CONTACT.match(data), _EVENT.match(data)
     if action == ACTION_VIEW and contact:
         if contact.group(3):
