@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -156,3 +157,35 @@ def test_play_a_task_to_success_and_find_it_in_the_report(studio: tuple[StudioSe
     rows = {row["agent"]: row for row in summarize(report.metrics.episodes).to_dict(orient="records")}
     assert rows["human"]["episodes"] == 1 and rows["human"]["successes"] == 1
     assert rows["human"]["steps"] == 3  # two taps and the finish, as the person made them
+
+
+def _post(url: str, body: dict[str, Any]) -> tuple[int, Any]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def test_record_asks_the_user_and_answers(studio: tuple[StudioServer, Path]) -> None:
+    """An ask-and-answer task by the API the page uses: the question and the author's reply become the
+    simulated user's rule and an ask_user check, the answer an answer check the author gives a kind."""
+    server, _ = studio
+    assert _post(server.url + "api/record/save", {"id": "x"})[0] == 400  # nothing recorded yet
+    status, started = _post(server.url + "api/record/start", {"language": "zh"})
+    assert status == 200 and started["language"] == "zh"
+    status, asked = _post(server.url + "api/record/ask", {"question": "你想查哪个闹钟的时间？",
+                                                          "reply": "起床的那个。"})
+    assert status == 200 and asked["steps"] == [{"type": "ask_user", "question": "你想查哪个闹钟的时间？"}]
+    assert asked["replies"][0]["reply"] == "起床的那个。" and asked["replies"][0]["when"]
+    status, finished = _post(server.url + "api/record/finish", {"answer": "8:00"})
+    assert status == 200 and finished["checks"] == []  # nothing changed on the phone
+    status, saved = _post(server.url + "api/record/save", {
+        "id": "clock_getup_asked_zh", "instruction": "我的闹钟几点响？", "checks": finished["checks_yaml"]})
+    assert status == 200 and saved["saved"], saved
+    assert "- {type: ask_user, question: 你想查哪个闹钟的时间？}" in saved["yaml"]
+    assert "reply: 起床的那个。" in saved["yaml"] and "type: answer" in saved["yaml"]
+    status, bad = _post(server.url + "api/record/save", {"id": "bad id!", "instruction": "x", "checks": "[]"})
+    assert status == 400 and "bad id!" in bad["error"]
