@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from spa_bench.phone.adb.framebuffer import ScreencapFormatError, fbinfo_from_screencap
+from spa_bench.phone.adb.framebuffer import FramebufferService, ScreencapFormatError, fbinfo_from_screencap
+from spa_bench.phone.adb.packet import Packet
+from spa_bench.phone.adb.stream import Stream
 
 AOSP_FBINFO_FIELDS = ("version", "bpp", "colorSpace", "size", "width", "height", "red_offset", "red_length",
                       "blue_offset", "blue_length", "green_offset", "green_length", "alpha_offset",
@@ -56,6 +58,40 @@ def test_bad_screencap_output_is_named() -> None:
         fbinfo_from_screencap(struct.pack("<4I", 1, 1, 9, 1))
     with pytest.raises(ScreencapFormatError, match="couldn't read screencap header: 8 of 16 bytes"):
         fbinfo_from_screencap(b"\0" * 8)
+
+
+class _ScreencapOnly:
+    """A shell with no screen to read directly: the service runs its `screencap`, as adbd does."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        self.ran: list[str] = []
+
+    def run(self, command: str, stdin: Any = b"", client: Any = None) -> Any:
+        self.ran.append(command)
+        return type("Result", (), {"stdout": self.raw, "stderr": b"", "exit_code": 0})()
+
+
+def test_without_a_screen_it_reformats_screencaps_output() -> None:
+    import threading
+
+    pixels = bytes(range(256)) * 6  # 16x24 RGB_565 = 768 bytes
+    shell = _ScreencapOnly(struct.pack("<4I", 16, 24, 4, 0) + pixels[:768])
+    sent: list[bytes] = []
+    stream: Stream
+
+    def send(packet: Packet) -> None:
+        sent.append(packet.payload)
+        stream.on_okay()  # the host acks at once
+
+    stream = Stream(send, 1, 2, 4096)
+    FramebufferService(shell, threading.Semaphore(1))(stream)
+    data = b"".join(sent)
+    assert shell.ran == ["screencap"]
+    info = read_fbinfo(data)
+    fields = (info["bpp"], info["size"], info["width"], info["height"], info["red_offset"])
+    assert fields == (16, 768, 16, 24, 11)
+    assert data[14 * 4:] == pixels[:768]
 
 
 def test_framebuffer_is_fbinfo_v2_then_the_screen(running_phone: Any) -> None:
