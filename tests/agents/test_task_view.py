@@ -32,7 +32,7 @@ NATIVE = {"ui-tars", "autoglm", "qwen-vl", "gui-owl", "cogagent", "m3a", "t3a", 
           "seeact-v"}
 CHAT = {"mllm", "text", "reflection"}
 REFERENCES = {"oracle", "probe-spam", "probe-recorder"}  # at least these replay the golden script
-UNDER_TEST = {"noop", "random", "example", "external"}
+UNDER_TEST = {"noop", "random", "example", "external", "human"}
 # what the external program writes: everything it was given (environment and arguments)
 PROGRAM = """import json, os, sys
 out = os.environ["SPA_BENCH_OUTPUT_DIR"]
@@ -73,6 +73,13 @@ def arguments(name: str, base_url: str, tmp: Path) -> dict[str, Any]:
         return {"cmd": f"{sys.executable} {program}", "pass_args": True}
     if name in ("probe-recorder", "probe-tamper"):
         return {"store": str(tmp / "store")}
+    if name == "human":  # a person at the studio page: its desk, where this one has already said "done"
+        from spa_bench.studio.play import DESKS, Desk
+
+        desk = Desk()
+        DESKS[desk.id] = desk
+        desk.submit({"type": "finish"})
+        return {"desk": desk.id}
     return {}
 
 

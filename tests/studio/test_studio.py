@@ -15,6 +15,7 @@ from pim_runs import shared_devices
 
 from spa_bench.device.device import Device
 from spa_bench.phone.apps.labels import LabelTranslator
+from spa_bench.runner.pool import BASE_SNAPSHOT
 from spa_bench.studio.phone import StudioPhone
 from spa_bench.studio.server import StudioServer
 
@@ -51,8 +52,14 @@ def _post(url: str, body: bytes) -> tuple[int, Any]:
         return exc.code, json.loads(exc.read())
 
 
+def _from_the_base_state(device: Device) -> None:
+    """Each test starts as a run's episode does (another test may have left a dialog or a keyboard up)."""
+    device.load_snapshot(BASE_SNAPSHOT.format(language="en"))
+
+
 def test_api_screen_ui_and_actions(studio: tuple[StudioServer, Device]) -> None:
     server, device = studio
+    _from_the_base_state(device)
     assert server.url.startswith("http://127.0.0.1:")
     device.open_app("com.android.deskclock")
     status, headers, png = _get(server.url + "api/screen")
@@ -98,7 +105,7 @@ def _tap_node(page: Any, server: StudioServer, scale: float, screen: dict[str, f
 
 def test_page_inspects_taps_and_types(studio: tuple[StudioServer, Device], chromium: Any) -> None:
     server, device = studio
-    device.press_key("home")
+    _from_the_base_state(device)
     device.open_app("com.android.deskclock")
     page = chromium.new_page(viewport={"width": 1400, "height": 900})
     errors: list[str] = []
