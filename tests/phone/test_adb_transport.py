@@ -142,8 +142,9 @@ def test_shell_v2_output_exit_code_and_stdin(device: Device, adb_cli: AdbCli) ->
 
 def test_exec_in_hands_stdin_to_a_command_that_reads_it(device: Device, adb_cli: AdbCli) -> None:
     adb_cli.run("exec-in", "cat", serial=device.serial, input=b"raw \x00 bytes")
-    deadline = time.monotonic() + 30  # the client may exit before the phone has read the end of its input
-    while device.shell.ran[-1][0] != "cat" and time.monotonic() < deadline:
+    # the client may exit before the phone has started the command, or read the end of its input
+    deadline = time.monotonic() + 30
+    while (not device.shell.ran or device.shell.ran[-1][0] != "cat") and time.monotonic() < deadline:
         time.sleep(0.01)
     assert device.shell.ran[-1] == ("cat", b"raw \x00 bytes")
 
