@@ -273,7 +273,7 @@ def parse_stat(output: str) -> dict[str, str]:
 
 # -- digesting and describing ---------------------------------------------------------------------
 
-def _kept(part: str, raw: RawPart) -> dict[str, str]:
+def kept_rows(part: str, raw: RawPart) -> dict[str, str]:
     """The part's rows without its volatile columns (settings: without its volatile keys)."""
     dropped = volatile_columns(part)
     if not dropped:
@@ -296,7 +296,7 @@ def _kept(part: str, raw: RawPart) -> dict[str, str]:
     return kept
 
 
-def _kept_columns(part: str, raw: RawPart) -> list[str]:
+def kept_columns(part: str, raw: RawPart) -> list[str]:
     dropped = volatile_columns(part)
     return [c for c in raw.columns if not any(_glob(c, d.column) for d in dropped)]
 
@@ -314,7 +314,7 @@ def _package(part: str) -> str | None:
 def digest(state: RawState) -> StateDigest:
     parts = {}
     for name in sorted(state):
-        rows = _kept(name, state[name])
+        rows = kept_rows(name, state[name])
         text = "\n".join(f"{k}\t{v}" for k, v in sorted(rows.items()))
         parts[name] = DigestPart(sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(), rows=len(rows),
                                  volatile=whole_part_volatile(name) is not None)
@@ -337,13 +337,13 @@ def describe(before: RawState, after: RawState, limit: int = 3) -> list[str]:
             if held:  # an empty table that an app creates on first use is no change
                 lines.append(f"{name}: {'appeared' if name in after else 'disappeared'} ({held} row(s))")
             continue
-        old, new = _kept(name, before[name]), _kept(name, after[name])
+        old, new = kept_rows(name, before[name]), kept_rows(name, after[name])
         added = [k for k in new if k not in old]
         removed = [k for k in old if k not in new]
         changed = [k for k in new if k in old and new[k] != old[k]]
         if not (added or removed or changed):
             continue
-        columns = _kept_columns(name, after[name])
+        columns = kept_columns(name, after[name])
         bits = []
         for count, what, keys, rows in ((len(added), "added", added, new),
                                         (len(removed), "removed", removed, old),

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from spa_bench.device.state_digest import DATA_ROOTS, RawPart, RawState, _kept, _kept_columns
+from spa_bench.device.state_digest import DATA_ROOTS, RawPart, RawState, kept_columns, kept_rows
 from spa_bench.device.volatile import whole_part_volatile
 
 EPOCH_SECONDS = 10**9  # 2001-09-09: an integer above it in a table is a moment, not a value
@@ -71,15 +71,15 @@ def _table_checks(part: str, before: RawPart | None, after: RawPart) -> list[dic
     if where is None:
         return []
     db, table = where
-    old = _kept(part, before) if before is not None else {}
-    new = _kept(part, after)
-    columns = _kept_columns(part, after)
+    old = kept_rows(part, before) if before is not None else {}
+    new = kept_rows(part, after)
+    columns = kept_columns(part, after)
     all_columns = after.columns
+    pk_index = _key_columns(after)
     checks: list[dict[str, Any]] = []
     added = [k for k in new if k not in old]
     if added:
         rows = [v for v in (_values(new[k]) for k in added) if v is not None and len(v) == len(columns)]
-        pk_index = _key_columns(after)
         shown = [i for i, c in enumerate(columns) if all_columns.index(c) not in pk_index
                  and not any(_is_moment(row[i]) for row in rows)]
         largest = _integer_key(before) if before is not None else None
@@ -95,7 +95,6 @@ def _table_checks(part: str, before: RawPart | None, after: RawPart) -> list[dic
         checks.append({"type": "sqlite", "description": f"{table} holds {len(new)} rows (no other was added)",
                        "db": db, "query": f"SELECT count(*) FROM {_ident(table)}",
                        "expect_rows": [[len(after.rows)]]})
-    pk_index = _key_columns(after)
     for key in [k for k in new if k in old and new[k] != old[k]]:
         a, b = _values(old[key]), _values(new[key])
         if a is None or b is None or len(a) != len(b) or len(pk_index) == 0:
@@ -104,8 +103,7 @@ def _table_checks(part: str, before: RawPart | None, after: RawPart) -> list[dic
         if not changed:
             continue
         key_values = json.loads(key)
-        condition = " AND ".join(f"{_ident(all_columns[pk_index[j]])} = {_literal(v)}"
-                                 for j, v in enumerate(key_values))
+        condition = _key_condition(all_columns, pk_index, key_values)
         names = ", ".join(_ident(columns[i]) for i in changed)
         checks.append({
             "type": "sqlite",
@@ -117,8 +115,7 @@ def _table_checks(part: str, before: RawPart | None, after: RawPart) -> list[dic
         if not pk_index:
             continue
         key_values = json.loads(key)
-        condition = " AND ".join(f"{_ident(all_columns[pk_index[j]])} = {_literal(v)}"
-                                 for j, v in enumerate(key_values))
+        condition = _key_condition(all_columns, pk_index, key_values)
         checks.append({"type": "sqlite", "description": f"{table} row {key_values} was removed",
                        "db": db, "query": f"SELECT count(*) FROM {_ident(table)} WHERE {condition}",
                        "expect_rows": [[0]]})
@@ -142,6 +139,12 @@ def _key_columns(raw: RawPart) -> list[int]:
     return positions
 
 
+def _key_condition(columns: list[str], key_positions: list[int], key_values: list[Any]) -> str:
+    """`_id = 3` (`a = 1 AND b = 'x'` for a composite key): the WHERE that names one row by its key."""
+    return " AND ".join(f"{_ident(columns[key_positions[j]])} = {_literal(v)}"
+                        for j, v in enumerate(key_values))
+
+
 def _literal(value: object) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
@@ -150,8 +153,8 @@ def _literal(value: object) -> str:
 
 def _settings_checks(part: str, before: RawPart | None, after: RawPart) -> list[dict[str, Any]]:
     namespace = part.split(":", 1)[1]
-    old = _kept(part, before) if before is not None else {}
-    new = _kept(part, after)
+    old = kept_rows(part, before) if before is not None else {}
+    new = kept_rows(part, after)
     checks = []
     for key in sorted(k for k in new if old.get(k) != new[k]):
         checks.append({"type": "shell", "description": f"{namespace} setting {key}: {old.get(key)!r} -> "
@@ -172,7 +175,7 @@ def propose_checks(before: RawState, after: RawState) -> list[dict[str, Any]]:
                 checks.append({"type": "shell", "description": f"/{part} was deleted",
                                "command": f"ls /{part}", "regex": "No such file", "exit_code": None})
             continue
-        if old is not None and _kept(part, old) == _kept(part, new):
+        if old is not None and kept_rows(part, old) == kept_rows(part, new):
             continue
         if part.startswith("settings:"):
             checks += _settings_checks(part, old, new)
