@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from spa_bench.actions import ACTION_ADAPTER, Action, AskUser, Finish
@@ -20,12 +19,6 @@ from spa_bench.device.elements import UIElement
 from spa_bench.device.gesture import InvalidAction
 from spa_bench.device.observation import Observation
 from spa_bench.device.selectors import OtherLanguage, propose
-
-
-@dataclass(frozen=True)
-class Screen:
-    png: bytes
-    etag: str  # changes exactly when the picture does
 
 
 def _flags(element: UIElement) -> list[str]:
@@ -62,10 +55,10 @@ class StudioPhone:
         self._translate_for = translate_for
         self._lock = threading.Lock()
 
-    def screen(self) -> Screen:
+    def screen(self) -> bytes:
+        """The screenshot (PNG); the server makes its ETag."""
         with self._lock:
-            png = self.device.screenshot_png()
-        return Screen(png, hashlib.sha1(png, usedforsecurity=False).hexdigest())
+            return self.device.screenshot_png()
 
     def inspect(self) -> dict[str, Any]:
         """The current screen's nodes (document order, with depth: the tree) and what is in front."""

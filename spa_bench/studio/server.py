@@ -308,8 +308,7 @@ def make_app(studio: Studio) -> web.Application:
         return web.Response(body=png, content_type="image/png", headers=headers)
 
     async def screen(request: web.Request) -> web.Response:
-        shot = await blocking(studio.phone.screen)
-        return png_response(request, shot.png)
+        return png_response(request, await blocking(studio.phone.screen))
 
     async def play_screen(request: web.Request) -> web.Response:
         try:
