@@ -22,9 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from spa_bench.bundle.provenance import resolve_adapter
-from spa_bench.errors import ResultsError
 from spa_bench.evaluation.policy import decide_success
-from spa_bench.results.layout import RunLayout
 from spa_bench.results.schema import EpisodeLog
 from spa_bench.runner.events import Events
 from spa_bench.secrets import REDACTED
@@ -136,15 +134,9 @@ def replay_run(run_dir: Path, *, tasks_root: Path, cache_dir: Path | None, phone
     named by a path of its machine are found here (spa_bench.bundle.provenance.resolve_adapter)."""
     import time
 
-    from spa_bench.runner.config import RunConfig
-    from spa_bench.runner.run import given_instance_seed, run_benchmark
+    from spa_bench.runner.run import given_instance_seed, recorded_config, run_benchmark
 
-    layout = RunLayout(run_dir)
-    manifest = layout.read_manifest()
-    stored = manifest.settings.get("config")
-    if not isinstance(stored, dict):
-        raise ResultsError(f"{layout.manifest_path}: no run configuration recorded; cannot replay")
-    config = RunConfig.model_validate(stored)
+    layout, manifest, config = recorded_config(run_dir, "replay")
     for agent in config.agents:
         agent.args = {k: (KEY_STAND_IN if isinstance(v, str) and REDACTED in v else v)
                       for k, v in agent.args.items()}

@@ -429,6 +429,17 @@ def _give_back_redacted(config: RunConfig, given: dict[str, Any]) -> None:
                           f"--agent-arg only gives back arguments redacted in the manifest (secrets)")
 
 
+def recorded_config(run_dir: Path, doing: str) -> tuple[RunLayout, RunManifest, RunConfig]:
+    """The run folder's layout, manifest and the configuration its manifest recorded (what a resume or a
+    replay runs again); ResultsError when the manifest holds none."""
+    layout = RunLayout(run_dir)
+    manifest = layout.read_manifest()
+    stored = manifest.settings.get("config")
+    if not isinstance(stored, dict):
+        raise ResultsError(f"{layout.manifest_path}: no run configuration recorded; cannot {doing}")
+    return layout, manifest, RunConfig.model_validate(stored)
+
+
 def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Event | None = None,
                agent_args: dict[str, Any] | None = None, phones: int | None = None,
                devices: list[str] | None = None, argv: list[str] | None = None,
@@ -436,12 +447,7 @@ def resume_run(run_dir: Path, events: Events | None = None, stop: threading.Even
     """Continue the run in `run_dir` with the configuration recorded in its manifest (a Ray run may
     continue on a cluster at another `ray_address`). A secret-seed run needs its seed again
     (`instance_seed`), which must match the manifest's commitment."""
-    layout = RunLayout(run_dir)
-    manifest = layout.read_manifest()
-    stored = manifest.settings.get("config")
-    if not isinstance(stored, dict):
-        raise ResultsError(f"{layout.manifest_path}: no run configuration recorded; cannot resume")
-    config = RunConfig.model_validate(stored)
+    _, manifest, config = recorded_config(run_dir, "resume")
     if agent_args:
         _give_back_redacted(config, agent_args)
     if phones is not None:
