@@ -190,6 +190,7 @@ class VirtualPhone:
                 raise
             self.system, self.snapshots, self._adb, self._console = system, snapshots, adb, console
             self._stopped.clear()
+            system.heartbeat.start()  # stopped by system.close() in stop()
         return self
 
     def _listen(self, system: PhoneOS, shell: Shell, fs: VirtualFS, u2: U2Server, snapshots: SnapshotStore,

@@ -30,6 +30,7 @@ from spa_bench.phone.system.installed import InstalledApk, PackageStore
 from spa_bench.phone.system.interrupts import InterruptionsMixin
 from spa_bench.phone.system.keyboard import ImeState
 from spa_bench.phone.system.location import LocationService
+from spa_bench.phone.system.log_sources import HealthHeartbeat, HealthInfo, hardware_health
 from spa_bench.phone.system.logd import LogBuffer
 from spa_bench.phone.system.package_manager import PackageManagerMixin
 from spa_bench.phone.system.packages import SYSTEM_PACKAGES, properties, with_aliases
@@ -98,6 +99,8 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
         self.telecom = Telecom(self.telephony, self.blocked_numbers, self.invalidate)
         self.location = LocationService(self.clock)
         self.logd = LogBuffer(self.clock.now)  # `log` / `logcat`; memory only, as logd's buffers are
+        # the health HAL's once-a-minute battery line; its thread runs from VirtualPhone.start() to close()
+        self.heartbeat = HealthHeartbeat(self.logd, self._hardware_health, self.clock.monotonic)
         self.processes = ProcessTable()  # long-running shell processes, the uiautomator2 server first
         self.providers = ProviderRegistry(clock=self.clock.now)
         self._register_providers()
@@ -119,6 +122,10 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
                 self.providers.register(authority, provider)
         self.providers.register("call_log", self.telephony.call_log.provider())
         self.providers.register(BLOCKED_AUTHORITY, self.blocked_numbers.provider())
+
+    def _hardware_health(self) -> HealthInfo:
+        with self.lock:
+            return hardware_health(self.battery)
 
     def _settings_changed(self) -> None:
         self.settings.invalidate()
@@ -391,6 +398,7 @@ class PhoneOS(InterruptionsMixin, ScreenMixin, InputMixin, StatusBarMixin, TextS
             self.invalidate()
 
     def close(self) -> None:
+        self.heartbeat.stop()  # outside the lock: its thread may be waiting for it to read the battery
         with self.lock:
             self._init_screen_cache()
 

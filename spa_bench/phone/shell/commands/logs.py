@@ -1,18 +1,18 @@
 """The log: `log` (toybox) writes to logd's main buffer, `logcat` reads, follows and clears it.
 
-`log [-p PRI] [-t TAG] [MESSAGE...]` logs one message (or each line of stdin) at INFO unless told,
-with tag "log" unless told, and its messages as toybox words them (`bad -p 'x'`, `log cut at 1024
-bytes`). `logcat` follows system/logging/logcat/logcat.cpp: options -b -c -d -D -e -f -g -G -m -s -t -T
--v --pid, FILTERSPECs `TAG[:PRIO]` (`*` alone means `*:D`, a tag alone `TAG:V`, `-s` is `*:S`), the
-default buffers main,system,crash, the `--------- beginning of main` divider before a buffer's first
-line, errors as `logcat: MESSAGE` with exit 1. Lines are formatted as liblog's logprint.cpp does
-(brief, tag, process, thread, raw, time, threadtime (the default), long; modifiers year, usec, nsec,
-epoch, monotonic, zone, UTC, uid, printable, color). Without -d/-t a logcat keeps running and prints
-new entries as they come until its client hangs up (or it is killed): it is then a process `ps` sees.
-Where its output has no client of its own (a pipe, a file, a line typed in an interactive session) it
-prints what the log holds and returns. The phone runs on UTC, so local time is UTC. Not modelled: the
-binary buffers' contents (events, stats, security stay empty), -L (pstore), -S/-p/-P (statistics and
-prune lists); they answer as unknown options.
+`log [-p PRI] [-t TAG] [MESSAGE...]` logs one message (or each line of stdin) at INFO unless told, with
+tag "log" unless told, and its messages as toybox words them (`bad -p 'x'`, `log cut at 1024 bytes`).
+`logcat` follows system/logging/logcat/logcat.cpp: options -b -c -d -D -e -f -g -G -m -s -t -T -v --pid,
+FILTERSPECs `TAG[:PRIO]` (`*` alone means `*:D`, a tag alone `TAG:V`, `-s` is `*:S`), the buffers
+main,system,crash,kernel without -b (`-b default` is main,system,crash), the `--------- beginning of
+main` divider before a buffer's first line, errors as `logcat: MESSAGE` with exit 1. Lines are formatted
+as liblog's logprint.cpp does (brief, tag, process, thread, raw, time, threadtime (the default), long;
+modifiers year, usec, nsec, epoch, monotonic, zone, UTC, uid, printable, color). Without -d/-t a logcat
+keeps running and prints new entries as they come until its client hangs up (or it is killed): it is
+then a process `ps` sees. Where its output has no client of its own (a pipe, a file, a line typed in an
+interactive session) it prints what the log holds and returns. The phone runs on UTC, so local time is
+UTC. Not modelled: the binary buffers' contents (events, stats, security stay empty), -L (pstore),
+-S/-p/-P (statistics and prune lists); they answer as unknown options.
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ TABLE = CommandTable()
 command = TABLE.command
 
 LOG_MAX_BYTES = 1024  # toybox log: the message is cut at 1024 bytes
-DEFAULT_BUFFERS = ("main", "system", "crash")  # logcat's default; 'kernel' is not readable by the shell
+DEFAULT_BUFFERS = ("main", "system", "crash")  # `-b default`
+# Without -b, Android 14's logcat.cpp also reads the kernel log (which logd fills on a debuggable build)
+UNSELECTED_BUFFERS = (*DEFAULT_BUFFERS, "kernel")
 _LOG_PRIORITIES = {"d": DEBUG, "e": ERROR, "f": FATAL, "i": INFO, "s": SILENT, "v": VERBOSE, "w": WARN}
 LOGCAT_USAGE = """
   Usage: logcat [OPTION]... [FILTERSPEC]...
@@ -275,7 +277,7 @@ def logcat(args: list[str], ctx: CommandContext) -> int:
             return 0
         return ctx.fail(str(exc))
     logd = log_buffer(ctx)
-    buffers = opts.buffers or list(DEFAULT_BUFFERS)
+    buffers = opts.buffers or list(UNSELECTED_BUFFERS)
     if logd is None:
         return ctx.fail(f"Unable to open log devices '{','.join(buffers)}'.")
     if opts.clear and opts.file is None:
