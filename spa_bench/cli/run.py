@@ -216,7 +216,8 @@ def run(
                              "navigation, locale (e.g. screen,font-scale,dark:7)."),
     phone_clock: str | None = typer.Option(
         None, "--phone-clock", help="Freeze the virtual phones' clocks at this time (ISO 8601 UTC, e.g. "
-                                    "2026-01-15T09:30): the same screens on every rerun."),
+                                    "2026-01-15T09:30): the same screens on every rerun; a gesture's "
+                                    "duration then passes on the phone's clock without being waited out."),
     executor: str = typer.Option("local", "--executor", help="local: one thread per device here; "
                                  "ray: device actors on a Ray cluster (the ray extra of spa-bench)."),
     ray_address: str | None = typer.Option(None, "--ray-address", help="With --executor ray: the head, "

@@ -234,3 +234,21 @@ def test_key_events_pause_as_runkeyevent_does(phone: PhoneOS, clock: VirtualCloc
         assert sh.run(line).exit_code == 0, line
         assert clock.now - start == pytest.approx(seconds), line
     assert "NumberFormatException" in sh.run("input keyevent --delay soon HOME").output.decode()
+
+
+def test_a_frozen_phone_lets_a_gesture_pass_without_waiting_for_it(tmp_path: Path) -> None:
+    """A frozen phone (--phone-clock, the suite's $SPA_BENCH_PHONE_CLOCK) runs on the harness's time: a
+    one-minute hold moves its monotonic clock on by a minute at once, and is still told apart as a long
+    press (the touchscreen reads the events' planned times); its wall clock stays where it was frozen."""
+    import time
+
+    phone_clock = PhoneClock.frozen(datetime(2026, 1, 15, 9, 30))
+    phone = PhoneOS(PhoneConfig(), VirtualFS(tmp_path / "fs"), clock=phone_clock)
+    phone.start_activity(KEEP)
+    x, y = find(phone, text="Shopping list").bounds.center
+    before_phone, before_host = phone_clock.monotonic(), time.monotonic()
+    Shell(phone).run(f"input swipe {x} {y} {x} {y} 60000")
+    assert phone_clock.monotonic() - before_phone >= 60.0
+    assert time.monotonic() - before_host < 60.0  # not waited out
+    assert menu(phone) == ["Pin", "Make a copy", "Delete"]
+    assert phone_clock.now() == datetime(2026, 1, 15, 9, 30)

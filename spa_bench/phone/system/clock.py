@@ -4,6 +4,9 @@ monotonic source for timeouts such as toasts. Both are injectable for tests.
 A phone started with a frozen clock (`spa-bench phone start --clock 2026-01-15T09:30`, `spa-bench run
 --phone-clock ...`) shows the same time on every screen, so that two runs see the same screenshots and
 a model cache can replay the first (spa_bench.models.cache). Timers and stopwatches then stand still.
+Its time is the harness's, not the host's: a gesture's duration (a swipe's 300 ms, a long press's hold)
+passes on its monotonic clock at once instead of being waited out, so events keep their planned times and
+a run of many swipes is not slowed by them (the touchscreen tells gestures apart by those times alone).
 $SPA_BENCH_PHONE_CLOCK freezes every phone started in that environment that is given no clock of its
 own (phone processes, a cluster's hosts): the test suite sets it, so that no test depends on the hour.
 """
@@ -11,6 +14,7 @@ own (phone processes, a cluster's hosts): the test suite sets it, so that no tes
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -57,12 +61,16 @@ class PhoneClock:
         self._monotonic = monotonic
         self._sleep = sleep
         self.offset = timedelta(0)
+        self._advanced = 0.0  # seconds a virtual sleep has moved the monotonic clock on
+        self._advance_lock = threading.Lock()
 
     @classmethod
     def frozen(cls, at: datetime) -> PhoneClock:
         """A wall clock that always reads `at` (naive UTC, or aware and converted); set_now still works."""
         when = at.astimezone(UTC).replace(tzinfo=None) if at.tzinfo else at
-        return cls(wall=lambda: when)
+        clock = cls(wall=lambda: when)
+        clock._sleep = clock._advance
+        return clock
 
     def now(self) -> datetime:
         return self._wall() + self.offset
@@ -72,7 +80,13 @@ class PhoneClock:
         self.offset = when - self._wall()
 
     def monotonic(self) -> float:
-        return self._monotonic()
+        return self._monotonic() + self._advanced
+
+    def _advance(self, seconds: float) -> None:
+        """A frozen phone's sleep: the monotonic clock moves on by `seconds` without waiting (several
+        gestures at once each move it: it only ever goes forward)."""
+        with self._advance_lock:
+            self._advanced += seconds
 
     def sleep(self, seconds: float) -> None:
         """Let `seconds` of monotonic time pass (a gesture's events are spaced so); a virtual clock's
