@@ -83,8 +83,15 @@ def arguments(name: str, base_url: str, tmp: Path) -> dict[str, Any]:
     return {}
 
 
+def shipped_agents() -> list[str]:
+    """The agents spa-bench ships: not those that other tests of this process registered (a test's
+    gated oracle that holds its second step for a page to look at would hold this run for minutes)."""
+    return [name for name in AGENTS.names() if not name.startswith("view-spy-")
+            and getattr(AGENTS.get(name), "__module__", "").startswith("spa_bench.")]
+
+
 def test_every_agent_runs_with_the_view_and_only_references_get_the_task(tmp_path: Path) -> None:
-    names = [n for n in AGENTS.names() if not n.startswith("view-spy-")]
+    names = shipped_agents()
     assert set(names) >= UNDER_TEST | REFERENCES | NATIVE | CHAT
     task = TaskRepository(default_tasks_root()).get(TASK)
     assert task.checks and task.golden_script
