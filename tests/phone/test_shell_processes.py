@@ -102,7 +102,7 @@ def test_uiautomator2_starts_and_stops_its_server(running_phone) -> None:  # typ
     with pytest.raises(adbutils.AdbError):  # nothing listens on the device's 9008 any more
         d.create_connection(adbutils.Network.TCP, 9008)
 
-    u = u2.connect(running_phone.serial)
+    u = u2.connect(d)  # this session's adb server: u2.connect(serial) asks the default one (adbutils.adb)
     u.start_uiautomator()  # pings, finds no server, pushes u2.jar and runs app_process over a kept stream
     started = _server_pid(d)
     assert started is not None and started != pid
