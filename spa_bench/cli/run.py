@@ -347,6 +347,10 @@ def run(
     _write_report(result.run_dir)
     if s.interrupted:
         raise typer.Exit(130)
+    if s.undone and not s.stopped_by_budget:  # its devices were lost: the run did not do what it planned
+        console_err.print(f"[red]{len(s.undone)} of {s.planned} episode(s) could not be run[/] (no device "
+                          f"was left for them, see above); exit 1")
+        raise typer.Exit(1)
     from spa_bench.runner.error_kinds import every_episode_errored
 
     if every_episode_errored(result.logs, len(set(s.failed) - {log.episode_id for log in result.logs})):

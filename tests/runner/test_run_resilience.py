@@ -181,3 +181,36 @@ def test_resume_scores_an_episode_whose_driver_died_before_its_verdicts(results_
     scored = next(log for log in result.logs if log.task.id == "settings_dark_theme_en")
     kept = layout.read_episode(scored.episode_id)
     assert kept.verdicts == scored.verdicts  # an episode that was scored is not scored again
+
+
+def test_a_run_that_loses_its_only_phone_exits_non_zero_and_says_how_to_go_on(
+        results_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """With no device left, the episodes not run are the run's failure, not a quiet exit 0: the summary,
+    report and resume line are written, and the exit code says the plan was not carried out."""
+    from cli_helpers import run_cli
+
+    agent_file = tmp_path / "killer.py"
+    agent_file.write_text(KILLER)
+    pools: list[Any] = []
+    real_start = run_module.start_virtual_pool
+
+    def capture(*args: Any, **kwargs: Any) -> Any:
+        pool = real_start(*args, **kwargs)
+        pools.append(pool)
+        return pool
+
+    monkeypatch.setattr(run_module, "start_virtual_pool", capture)
+    from spa_bench.registry import load_object
+
+    module = sys.modules[load_object(f"{agent_file}:KillerOracle").__module__]
+    module.KILL = lambda serial: next(p for p in pools[0].phones.phones if p.serial == serial).kill()  # type: ignore[attr-defined]
+    result = run_cli(capsys, "run", "--task", "settings_dark_theme_en", "--task", "settings_wifi_off_en",
+                     "--agent", f"{agent_file}:KillerOracle", "--phones", "1", "--out", str(results_dir))
+    assert module.KILLED  # type: ignore[attr-defined]
+    assert result.code == 1, (result.out, result.err)
+    assert "of 2 episode(s) could not be run" in result.err
+    assert "spa-bench run --resume" in " ".join(result.out.split()) and "results:" in result.out
+    (run_dir,) = results_dir.iterdir()
+    summary = RunLayout(run_dir).read_summary()
+    assert summary.undone and not summary.interrupted and (run_dir / "report.html").is_file()
