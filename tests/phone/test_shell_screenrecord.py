@@ -85,7 +85,11 @@ def test_sigint_from_kill_stops_it_cleanly(running_phone: Any, tmp_path: Path) -
     device = phone.device()
     stream = device.shell("screenrecord --verbose /sdcard/int.mp4", stream=True)
     try:
-        while not (pid := phone.shell("pidof screenrecord").strip()):
+        deadline = time.monotonic() + 60  # only says how long a broken phone may hang the test
+        # pidof exits 1 until the shell has started screenrecord (later than the stream's OKAY, under load)
+        while not (pid := phone.adb.run("shell", "pidof screenrecord", serial=phone.serial,
+                                        check=False).stdout.decode().strip()):
+            assert time.monotonic() < deadline, "screenrecord never started"
             time.sleep(0.1)
         phone.shell(f"kill -INT {pid}")
         output = stream.read_until_close()
