@@ -50,6 +50,33 @@ KILLER = textwrap.dedent('''
 ''')
 
 
+def armed_killer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settle_s: float = 0.0) -> tuple[Path, Any]:
+    """KILLER written to a file, and its module, whose KILL kills the run's virtual phone of that serial
+    (the pool the run starts is captured), then waits `settle_s`."""
+    agent_file = tmp_path / "killer.py"
+    agent_file.write_text(KILLER)
+    pools: list[Any] = []
+    real_start = run_module.start_virtual_pool
+
+    def capture(*args: Any, **kwargs: Any) -> Any:
+        pool = real_start(*args, **kwargs)
+        pools.append(pool)
+        return pool
+
+    monkeypatch.setattr(run_module, "start_virtual_pool", capture)
+    from spa_bench.registry import load_object
+
+    module = sys.modules[load_object(f"{agent_file}:KillerOracle").__module__]
+
+    def kill(serial: str) -> None:
+        phone = next(p for p in pools[0].phones.phones if p.serial == serial)
+        phone.kill()  # the phone process dies like a crashed device
+        time.sleep(settle_s)
+
+    module.KILL = kill  # type: ignore[attr-defined]
+    return agent_file, module
+
+
 def test_sigkill_then_resume_records_every_episode_exactly_once(results_dir: Path, tmp_path: Path) -> None:
     agent_file = tmp_path / "slow.py"
     agent_file.write_text(SLOW_ORACLE)
@@ -100,27 +127,7 @@ def test_sigkill_then_resume_records_every_episode_exactly_once(results_dir: Pat
 
 def test_a_phone_killed_mid_episode_is_replaced_and_reported(results_dir: Path, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    agent_file = tmp_path / "killer.py"
-    agent_file.write_text(KILLER)
-    pools: list[Any] = []
-    real_start = run_module.start_virtual_pool
-
-    def capture(*args: Any, **kwargs: Any) -> Any:
-        pool = real_start(*args, **kwargs)
-        pools.append(pool)
-        return pool
-
-    monkeypatch.setattr(run_module, "start_virtual_pool", capture)
-    from spa_bench.registry import load_object
-
-    module = sys.modules[load_object(f"{agent_file}:KillerOracle").__module__]
-
-    def kill(serial: str) -> None:
-        phone = next(p for p in pools[0].phones.phones if p.serial == serial)
-        phone.kill()  # the phone process dies like a crashed device
-        time.sleep(0.5)
-
-    module.KILL = kill  # type: ignore[attr-defined]
+    agent_file, module = armed_killer(tmp_path, monkeypatch, settle_s=0.5)
     config = RunConfig(filter=TaskFilter(ids=["settings_dark_theme_en", "settings_wifi_off_en",
                                               "settings_airplane_on_zh", "settings_bluetooth_on_zh"]),
                        agents=[AgentConfig(agent=f"{agent_file}:KillerOracle")], phones=2, out=results_dir)
@@ -190,21 +197,7 @@ def test_a_run_that_loses_its_only_phone_exits_non_zero_and_says_how_to_go_on(
     report and resume line are written, and the exit code says the plan was not carried out."""
     from cli_helpers import run_cli
 
-    agent_file = tmp_path / "killer.py"
-    agent_file.write_text(KILLER)
-    pools: list[Any] = []
-    real_start = run_module.start_virtual_pool
-
-    def capture(*args: Any, **kwargs: Any) -> Any:
-        pool = real_start(*args, **kwargs)
-        pools.append(pool)
-        return pool
-
-    monkeypatch.setattr(run_module, "start_virtual_pool", capture)
-    from spa_bench.registry import load_object
-
-    module = sys.modules[load_object(f"{agent_file}:KillerOracle").__module__]
-    module.KILL = lambda serial: next(p for p in pools[0].phones.phones if p.serial == serial).kill()  # type: ignore[attr-defined]
+    agent_file, module = armed_killer(tmp_path, monkeypatch)
     result = run_cli(capsys, "run", "--task", "settings_dark_theme_en", "--task", "settings_wifi_off_en",
                      "--agent", f"{agent_file}:KillerOracle", "--phones", "1", "--out", str(results_dir))
     assert module.KILLED  # type: ignore[attr-defined]
