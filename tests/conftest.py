@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,16 @@ def adb_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+
+
+@pytest.fixture(scope="session")
+def ocr() -> Any:
+    """One RapidOCR engine per test process, set up as the evaluators read screens (detection on the
+    longest side at 1,200 px, no direction classifier): the legibility tests ask whether the evaluators'
+    OCR reads a screen, and that engine takes a third less CPU than rapidocr's defaults."""
+    from spa_bench.evaluation.ocr import rapidocr_engine
+
+    return rapidocr_engine()
 
 
 @pytest.fixture

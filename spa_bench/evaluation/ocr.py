@@ -76,6 +76,22 @@ def engine_identity(detection_side: int | None = DETECTION_SIDE) -> str:
     return f"rapidocr-{version}-nocls" + (f"-det{detection_side}" if detection_side else "")
 
 
+def rapidocr_engine(detection_side: int | None = DETECTION_SIDE) -> Any:
+    """A RapidOCR engine set up as the evaluators read screens (what `engine_identity` names); called on
+    an image it returns rapidocr's own output."""
+    try:
+        from rapidocr import RapidOCR
+    except ImportError as exc:  # pragma: no cover - rapidocr is a declared dependency
+        raise ConfigError("OCR needs the rapidocr and onnxruntime packages: "
+                          "pip install rapidocr onnxruntime") from exc
+    # log_level warning: rapidocr logs every model load at info level, which floods a run's output.
+    # no text-direction classifier: screenshots are never upside down, and it costs a model call per line
+    params: dict[str, Any] = {"Global.log_level": "warning", "Global.use_cls": False}
+    if detection_side:
+        params.update({"Det.limit_type": "max", "Det.limit_side_len": detection_side})
+    return RapidOCR(params=params)
+
+
 class OcrEngine:
     """A lazily created RapidOCR engine behind a lock. One per process is enough: see `default_engine`."""
 
@@ -89,18 +105,8 @@ class OcrEngine:
         self.busy_s = 0.0  # time spent recognising them
 
     def _create(self) -> Any:
-        try:
-            from rapidocr import RapidOCR
-        except ImportError as exc:  # pragma: no cover - rapidocr is a declared dependency
-            raise ConfigError("OCR needs the rapidocr and onnxruntime packages: "
-                              "pip install rapidocr onnxruntime") from exc
         started = time.perf_counter()
-        # log_level warning: rapidocr logs every model load at info level, which floods a run's output.
-        # no text-direction classifier: screenshots are never upside down, and it costs a model call per line
-        params: dict[str, Any] = {"Global.log_level": "warning", "Global.use_cls": False}
-        if self.detection_side:
-            params.update({"Det.limit_type": "max", "Det.limit_side_len": self.detection_side})
-        engine = RapidOCR(params=params)
+        engine = rapidocr_engine(self.detection_side)
         self.created_in_s = time.perf_counter() - started
         return engine
 

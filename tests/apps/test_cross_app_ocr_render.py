@@ -47,11 +47,6 @@ def norm(text: str) -> str:
     return "".join(text.split()).casefold()
 
 
-@pytest.fixture(scope="module")
-def ocr() -> Any:
-    rapidocr = pytest.importorskip("rapidocr")
-    return rapidocr.RapidOCR()
-
 
 @pytest.mark.parametrize(("locale", "package"), sorted(EXPECTED))
 def test_main_screen_is_readable(ocr: Any, tmp_path: Path, locale: str, package: str) -> None:

@@ -38,11 +38,6 @@ def norm(text: str) -> str:
     return "".join(text.split()).casefold()
 
 
-@pytest.fixture(scope="module")
-def ocr() -> Any:
-    rapidocr = pytest.importorskip("rapidocr")
-    return rapidocr.RapidOCR()
-
 
 def _read(ocr: Any, phone: PhoneOS, png: Path) -> list[str]:
     image = phone.screenshot()

@@ -201,11 +201,6 @@ OCR_EXPECTED = {
 }
 
 
-@pytest.fixture(scope="module")
-def ocr() -> Any:
-    rapidocr = pytest.importorskip("rapidocr")
-    return rapidocr.RapidOCR()
-
 
 def _norm(text: str) -> str:
     return "".join(text.split()).casefold()

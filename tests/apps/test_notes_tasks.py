@@ -1,10 +1,10 @@
-"""The Keep Notes suite through the real pipeline (oracle passes every task - three instances of each
-parameterised one - noop none), and the main screen read back by OCR in English and Chinese. Its near
-misses are in the task files (tests/tasks/test_near_misses.py replays them)."""
+"""The Keep Notes main screen read back by OCR in English and Chinese. The suite's tasks run in
+tests/tasks/test_every_task.py (oracle passes, noop fails) and their near misses in test_near_misses.py."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pim_runs import missing_labels, ocr_read
@@ -16,8 +16,7 @@ LABELS = {
 
 
 @pytest.mark.parametrize("locale", ["en", "zh"])
-def test_main_screen_reads_in_both_languages(tmp_path: Path, locale: str) -> None:
-    rapidocr = pytest.importorskip("rapidocr")
+def test_main_screen_reads_in_both_languages(ocr: Any, tmp_path: Path, locale: str) -> None:
     png = str(tmp_path / f"notes_{locale}.png")
-    read = ocr_read(rapidocr.RapidOCR(), locale, "com.google.android.keep", tmp_path, png)
+    read = ocr_read(ocr, locale, "com.google.android.keep", tmp_path, png)
     assert not missing_labels(read, LABELS[locale]), f"OCR read {read}"

@@ -34,11 +34,6 @@ APPS = {
 }
 
 
-@pytest.fixture(scope="module")
-def ocr() -> Any:
-    rapidocr = pytest.importorskip("rapidocr")
-    return rapidocr.RapidOCR()
-
 
 @pytest.mark.parametrize("locale", ["en", "zh"])
 @pytest.mark.parametrize("app", list(APPS))

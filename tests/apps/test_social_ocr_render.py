@@ -17,11 +17,6 @@ EXPECTED = {
 }
 
 
-@pytest.fixture(scope="module")
-def ocr() -> Any:
-    rapidocr = pytest.importorskip("rapidocr")
-    return rapidocr.RapidOCR()
-
 
 @pytest.mark.parametrize("locale", sorted(EXPECTED))
 def test_feed_is_readable(ocr: Any, tmp_path: Path, locale: str) -> None:

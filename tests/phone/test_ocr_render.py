@@ -48,11 +48,6 @@ def norm(text: str) -> str:
     return "".join(text.split()).casefold()
 
 
-@pytest.fixture(scope="module")
-def ocr() -> Any:
-    rapidocr = pytest.importorskip("rapidocr")
-    return rapidocr.RapidOCR()
-
 
 @pytest.mark.parametrize(("locale", "screen"), sorted(EXPECTED))
 def test_labels_are_readable(ocr: Any, tmp_path: Path, locale: str, screen: str) -> None:
