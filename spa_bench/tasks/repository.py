@@ -296,28 +296,34 @@ class TaskRepository:
             near_misses=len(near_misses) if isinstance(near_misses, list) else 0)
 
     def select(self, flt: TaskFilter | None = None) -> list[TaskRecord]:
-        """Index entries matching the filter, in file order."""
+        """Index entries matching the filter, in file order. ConfigError for a suite nobody has."""
         records = self.index()
-        return [r for r in records if self._matches(r, flt)] if flt else records
+        if not flt:
+            return records
+        self._check_suites(flt)
+        return [r for r in records if self._matches(r, flt)]
+
+    def _check_suites(self, flt: TaskFilter) -> None:
+        """Every suite the filter names is a folder of the tree or a named suite (once per selection:
+        listing the folders walks the tree)."""
+        folders: list[str] | None = None
+        for suite in flt.suites:
+            named = self.named_suites.get(suite)
+            if named is not None:
+                self._check_suites(named.filter)
+                continue
+            folders = self.suite_names() if folders is None else folders
+            if suite not in folders:
+                import difflib
+
+                names = sorted(set(folders) | set(self.named_suites))
+                near = difflib.get_close_matches(suite, names, n=1)
+                hint = f"; did you mean {near[0]!r}?" if near else ""
+                raise ConfigError(f"unknown suite {suite!r}{hint} (known: {', '.join(names)})")
 
     def _matches(self, r: TaskRecord, flt: TaskFilter) -> bool:
-        if flt.suites:
-            ok = False
-            for suite in flt.suites:
-                named = self.named_suites.get(suite)
-                if named is not None:
-                    ok = ok or self._matches(r, named.filter)
-                elif suite == r.suite:
-                    ok = True
-                elif suite not in self.suite_names():
-                    import difflib
-
-                    names = sorted(set(self.suite_names()) | set(self.named_suites))
-                    near = difflib.get_close_matches(suite, names, n=1)
-                    hint = f"; did you mean {near[0]!r}?" if near else ""
-                    raise ConfigError(f"unknown suite {suite!r}{hint} (known: {', '.join(names)})")
-            if not ok:
-                return False
+        if flt.suites and not any(self._in_suite(r, suite) for suite in flt.suites):
+            return False
         return (
             (not flt.languages or r.language in flt.languages)
             and (not flt.categories or r.category in flt.categories)
@@ -326,6 +332,11 @@ class TaskRepository:
             and (not flt.ids or any(fnmatch.fnmatchcase(r.id, pattern) for pattern in flt.ids))
             and (not flt.tags or any(t in r.tags for t in flt.tags))
         )
+
+    def _in_suite(self, r: TaskRecord, suite: str) -> bool:
+        """A named suite (suites.yaml) selects by its filter, even where a folder has its name."""
+        named = self.named_suites.get(suite)
+        return self._matches(r, named.filter) if named is not None else r.suite == suite
 
     def suite_names(self) -> list[str]:
         return sorted({self.suite_of(p) for p in self.task_files()})
