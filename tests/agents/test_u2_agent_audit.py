@@ -50,3 +50,36 @@ def test_a_uiautomator2_agent_is_not_tampering_and_a_settings_put_is(tmp_path: P
     assert [c.command for c in cheat.shell_audit.offending] == ["settings put global wifi_on 0"]
     assert decide_success(cheat).success is False
     assert [v.success for v in cheat.verdicts if v.evaluator == "state"] == [True]  # the state alone passes
+
+
+TYPING_PROGRAM = textwrap.dedent('''
+    import os, re
+    import uiautomator2 as u2
+
+    name = re.search(r'named "([^"]+)"', os.environ["SPA_BENCH_INSTRUCTION"]).group(1)
+    d = u2.connect(os.environ["ANDROID_SERIAL"])
+    d.app_start("com.android.documentsui")
+    d(text="Download").click()
+    d(resourceIdMatches=".*action_menu_create_dir").click()
+    d(resourceId="android:id/text1").click()
+    d.send_keys(name)  # uiautomator2 3.7: the clipboard set and pasted over its RPC
+    d(resourceId="android:id/button1").click()
+''')
+
+
+def test_a_uiautomator2_agent_that_types_is_not_tampering(tmp_path: Path) -> None:
+    """`d.send_keys` of uiautomator2 3.7 reads `ime list -s -a`, then sets the clipboard and pastes it over
+    its RPC: typing through the GUI. The folder gets its name and the episode succeeds, untampered."""
+    program = tmp_path / "u2_typist.py"
+    program.write_text(TYPING_PROGRAM, "utf-8")
+    agent = AgentConfig(agent="external", name="u2-typist", args={"cmd": f"{sys.executable} {program}",
+                                                                "pass_args": False})
+    result = run_benchmark(RunConfig(filter=TaskFilter(ids=["files_new_folder_en"]), agents=[agent],
+                                     out=tmp_path / "results", seed=3, **on_shared_phones(1)))
+    [log] = result.logs
+    assert log.shell_audit is not None
+    assert not log.shell_audit.tampered, log.shell_audit.offending
+    commands = [c.command for c in log.shell_audit.commands]
+    assert any(c.startswith("ime list -s -a") for c in commands), commands
+    assert not any(c.startswith(("pm ", "settings put")) for c in commands), commands
+    assert decide_success(log).success is True, [e.summary for v in log.verdicts for e in v.evidence]
