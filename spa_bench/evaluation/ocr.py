@@ -18,17 +18,16 @@ import hashlib
 import io
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from spa_bench.errors import ConfigError
 
 if TYPE_CHECKING:
     from PIL import Image
-
-    from spa_bench.evaluation.ocr_cache import OcrCache
 
 @dataclass(frozen=True)
 class OcrLine:
@@ -164,7 +163,15 @@ def file_key(data: bytes) -> str:
     return "file:" + hashlib.sha256(data).hexdigest()
 
 
-def read_text(image: Image.Image | Path | str | bytes, cache: OcrCache | None = None,
+class LineCache(Protocol):
+    """Where read_text keeps what it read, by engine and content key (ocr_cache.OcrCache is one)."""
+
+    def get(self, engine: str, key: str) -> tuple[OcrLine, ...] | None: ...
+
+    def put(self, engine: str, keys: Iterable[str], lines: Iterable[OcrLine]) -> None: ...
+
+
+def read_text(image: Image.Image | Path | str | bytes, cache: LineCache | None = None,
               engine: OcrEngine | None = None) -> OcrResult:
     """The text lines of `image`, from `cache` when this content was read before.
 
