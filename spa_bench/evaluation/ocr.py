@@ -29,6 +29,7 @@ from spa_bench.errors import ConfigError
 if TYPE_CHECKING:
     from PIL import Image
 
+
 @dataclass(frozen=True)
 class OcrLine:
     """One line of recognised text; `box` holds the four corners (x, y) clockwise from top left."""
