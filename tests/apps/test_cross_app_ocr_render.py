@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pim_runs import norm
 
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
@@ -41,11 +42,6 @@ EXPECTED = {
     ("en", "com.spa.chat"): ["Chat", "Alice Chen", "Bob Li", "Chats", "Contacts"],
     ("zh", "com.spa.chat"): ["聊天", "王芳", "李雷", "消息", "通讯录"],
 }
-
-
-def norm(text: str) -> str:
-    return "".join(text.split()).casefold()
-
 
 
 @pytest.mark.parametrize(("locale", "package"), sorted(EXPECTED))

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pim_runs import norm
 
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
@@ -21,11 +22,6 @@ EXPECTED = {
                              "Free delivery"],
     ("zh", "com.spa.eats"): ["外卖", "搜索商家", "附近商家", "杨记麻辣烫", "首页"],
 }
-
-
-def norm(text: str) -> str:
-    return "".join(text.split()).casefold()
-
 
 
 @pytest.mark.parametrize(("locale", "package"), sorted(EXPECTED))

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pim_runs import norm
 
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
@@ -32,11 +33,6 @@ DEEPER = {
     ("en", "com.android.email", "compose_button"): ["Compose", "From", "To", "Subject"],
     ("zh", "com.android.email", "compose_button"): ["写邮件", "发件人", "收件人", "主题"],
 }
-
-
-def norm(text: str) -> str:
-    return "".join(text.split()).casefold()
-
 
 
 def _read(ocr: Any, phone: PhoneOS, png: Path) -> list[str]:

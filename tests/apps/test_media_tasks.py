@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pim_runs import norm
 
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
@@ -201,11 +202,6 @@ OCR_EXPECTED = {
 }
 
 
-
-def _norm(text: str) -> str:
-    return "".join(text.split()).casefold()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize(("locale", "package"), sorted(OCR_EXPECTED))
 def test_main_screen_is_readable(ocr: Any, tmp_path: Path, locale: str, package: str) -> None:
@@ -213,8 +209,8 @@ def test_main_screen_is_readable(ocr: Any, tmp_path: Path, locale: str, package:
     phone.start_activity(package)
     image = phone.screenshot()
     image.save(tmp_path / f"{package}_{locale}.png")
-    read = [_norm(t) for t in (ocr(image).txts or ())]
-    missing = [label for label in OCR_EXPECTED[(locale, package)] if not any(_norm(label) in r for r in read)]
+    read = [norm(t) for t in (ocr(image).txts or ())]
+    missing = [label for label in OCR_EXPECTED[(locale, package)] if not any(norm(label) in r for r in read)]
     assert not missing, (missing, read)
 
 

@@ -34,7 +34,6 @@ APPS = {
 }
 
 
-
 @pytest.mark.parametrize("locale", ["en", "zh"])
 @pytest.mark.parametrize("app", list(APPS))
 def test_main_screen_reads_in_both_languages(ocr: Any, tmp_path: Path, app: str, locale: str) -> None:

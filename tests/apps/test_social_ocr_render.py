@@ -17,7 +17,6 @@ EXPECTED = {
 }
 
 
-
 @pytest.mark.parametrize("locale", sorted(EXPECTED))
 def test_feed_is_readable(ocr: Any, tmp_path: Path, locale: str) -> None:
     read = ocr_read(ocr, locale, "com.spa.social", tmp_path, str(tmp_path / f"social_{locale}.png"))

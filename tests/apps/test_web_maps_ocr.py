@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pim_runs import norm
 
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
@@ -27,11 +28,6 @@ EXPECTED = {
     ("en", "com.spa.maps"): ["Search Maps", "Coffee", "Restaurants", "Explore", "Saved"],
     ("zh", "com.spa.maps"): ["搜索地图", "咖啡", "餐厅", "探索", "收藏"],
 }
-
-
-def norm(text: str) -> str:
-    return "".join(text.split()).casefold()
-
 
 
 @pytest.mark.parametrize(("locale", "package"), sorted(EXPECTED))

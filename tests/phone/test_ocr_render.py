@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pim_runs import norm
 
 from spa_bench.phone.api import PhoneConfig
 from spa_bench.phone.system import PhoneOS
@@ -42,11 +43,6 @@ EXPECTED = {
     ("en", "display"): ["Display", "Brightness level", "Dark theme", "Screen timeout"],
     ("zh", "display"): ["显示", "亮度", "深色主题", "屏幕超时"],
 }
-
-
-def norm(text: str) -> str:
-    return "".join(text.split()).casefold()
-
 
 
 @pytest.mark.parametrize(("locale", "screen"), sorted(EXPECTED))
